@@ -1,0 +1,278 @@
+"""The one config file: variant, language, players, rule options, timers, voice, input, companion.
+
+`variant = "classic"` and `language = "en"` alone make a complete config; every other value
+defaults to the seeds. Unknown keys and bad values are errors naming file, line and key — a
+typo in a rule option must never silently fall back to a default at a serious table.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .language import LANGUAGES, voices_dir
+from .rules.dealing import validate_deal
+from .rules.roles import ROLE_ALIASES
+from .rules.variants import VARIANTS, Option, Variant
+
+
+@dataclass
+class ConfigProblem:
+    file: str
+    line: int
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.key}: {self.message}"
+
+
+class ConfigError(Exception):
+    def __init__(self, problems: list[ConfigProblem]):
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
+
+
+# Adapter sections: key -> Option (default, type, description, bounds/choices).
+ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
+    "voice": {
+        "output": Option("text", str, "text prints the narration; speech also speaks it", choices=("text", "speech")),
+        "voice": Option("", str, "the TTS voice id (empty: the language's default espeak-ng voice)"),
+        "rate": Option(165, int, "words per minute", 80, 450),
+        "volume": Option(1.0, float, "0.0 to 1.0", 0, 1),
+        "device": Option("", str, "the output device name or index (empty: the system default)"),
+        "cache_dir": Option("", str, "where rendered lines are cached (empty: ~/.cache/narrator/tts)"),
+    },
+    "input": {
+        "console": Option(True, bool, "typed inputs at the terminal"),
+        "engine": Option("auto", str, "speech recognition engine", choices=("auto", "vosk", "sphinx", "none")),
+        "microphone": Option("", str, "the input device name or index (empty: the system default)"),
+        "model_dir": Option("", str, "where the Vosk models live (empty: ./models)"),
+        "cancel_seconds": Option(5, int, "how long a misheard nomination can be cancelled by voice", 0, 30),
+    },
+    "companion": {
+        "enabled": Option(False, bool, "serve the phone companion on the local network"),
+        "host": Option("0.0.0.0", str, "the address the companion binds to"),
+        "port": Option(8765, int, "the companion's port", 1, 65535),
+        "pin": Option("", str, "PIN of the host screen (empty: a random one is printed)"),
+        "votes": Option(False, bool, "day votes on the phones"),
+    },
+    "night": {
+        "jitter_ms": Option(0, int, "random extra length of every night step, the same for every role", 0, 10000),
+    },
+    "journal": {
+        "path": Option("", str, "the journal file (empty: ~/.local/state/narrator/journal.jsonl)"),
+    },
+}
+
+DEALING_MODES = ("random", "seeded", "fixed")
+
+
+@dataclass
+class Config:
+    path: str
+    text: str
+    variant: Variant
+    language: str
+    seats: int
+    players: dict[int, str] = field(default_factory=dict)
+    dealing: dict = field(default_factory=dict)
+    rules: dict = field(default_factory=dict)
+    timers: dict = field(default_factory=dict)
+    sections: dict[str, dict] = field(default_factory=dict)
+
+    def section(self, name: str) -> dict:
+        return self.sections[name]
+
+
+def locate(text: str, path: tuple[str, ...]) -> int:
+    """The line (1-based) where a key is written; its table header or line 1 when not found."""
+    lines = text.splitlines()
+    table: tuple[str, ...] = ()
+    best = 1
+    for i, raw in enumerate(lines, start=1):
+        line = raw.split("#", 1)[0].strip()
+        m = re.match(r"^\[\s*([^\]]+?)\s*\]$", line)
+        if m:
+            table = tuple(p.strip().strip('"') for p in m.group(1).split("."))
+            if table == path[: len(table)] and len(table) > 0:
+                best = i
+            continue
+        m = re.match(r'^("?[^"=]+?"?)\s*=', line)
+        if not m:
+            continue
+        key = tuple(table) + tuple(p.strip().strip('"') for p in m.group(1).split("."))
+        if key == path[: len(key)]:
+            best = i
+            if key == path:
+                return i
+    return best
+
+
+def _type_ok(value, opt: Option) -> bool:
+    if opt.kind is bool:
+        return isinstance(value, bool)
+    if opt.kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if opt.kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if opt.kind is str:
+        return isinstance(value, (str, int)) and not isinstance(value, bool)
+    return isinstance(value, opt.kind)
+
+
+def _check_option(value, opt: Option) -> str | None:
+    if not _type_ok(value, opt):
+        return f"must be {opt.kind.__name__}, not {type(value).__name__} {value!r}"
+    if opt.kind is str:
+        value = str(value)
+    if opt.choices is not None and value not in opt.choices:
+        return f"must be one of {', '.join(map(str, opt.choices))}, not {value!r}"
+    if opt.minimum is not None and value < opt.minimum:
+        return f"must be at least {opt.minimum}, not {value}"
+    if opt.maximum is not None and value > opt.maximum:
+        return f"must be at most {opt.maximum}, not {value}"
+    return None
+
+
+def parse_config(text: str, path: str = "<config>") -> Config:
+    problems: list[ConfigProblem] = []
+
+    def problem(key: tuple[str, ...], message: str) -> None:
+        problems.append(ConfigProblem(path, locate(text, key), ".".join(key), message))
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise ConfigError([ConfigProblem(path, int(m.group(1)) if m else 1, "(syntax)", f"not valid TOML: {exc}")]) from None
+
+    variant_name = data.get("variant")
+    if variant_name is None:
+        problems.append(ConfigProblem(path, 1, "variant", f"missing; one of {', '.join(VARIANTS)}"))
+        variant = None
+    elif variant_name not in VARIANTS:
+        problem(("variant",), f"unknown variant {variant_name!r}; one of {', '.join(VARIANTS)}")
+        variant = None
+    else:
+        variant = VARIANTS[variant_name]
+
+    language = data.get("language")
+    if language is None:
+        problems.append(ConfigProblem(path, 1, "language", f"missing; one of {', '.join(LANGUAGES)}"))
+    elif language not in LANGUAGES:
+        problem(("language",), f"unknown language {language!r}; one of {', '.join(LANGUAGES)}")
+    elif not (voices_dir() / f"{language}.toml").exists():
+        problem(("language",), f"no narration for {language!r} yet (voices/{language}.toml is missing)")
+
+    known_top = {"variant", "language", "seats", "players", "dealing", "rules", "timers", *ADAPTER_SECTIONS}
+    for key in data:
+        if key not in known_top:
+            problem((key,), f"unknown key; known keys are {', '.join(sorted(known_top))}")
+
+    seats = data.get("seats", variant.default_seats if variant else 10)
+    if variant is not None:
+        lo, hi = variant.seats
+        if not isinstance(seats, int) or isinstance(seats, bool) or not lo <= seats <= hi:
+            problem(("seats",), f"{variant.name} is played with {lo}" + (f" to {hi}" if hi != lo else "") + f" seats, not {seats!r}")
+            seats = variant.default_seats
+
+    def table(name: str) -> dict:
+        value = data.get(name, {})
+        if not isinstance(value, dict):
+            problem((name,), "must be a table ([" + name + "])")
+            return {}
+        return value
+
+    players: dict[int, str] = {}
+    for key, name in table("players").items():
+        if not key.isdigit() or not 1 <= int(key) <= seats:
+            problem(("players", key), f"a seat number from 1 to {seats}")
+        elif not isinstance(name, str):
+            problem(("players", key), "a player's name must be a string")
+        else:
+            players[int(key)] = name
+
+    def options(name: str, spec: dict[str, Option]) -> dict:
+        given = table(name)
+        values = {k: opt.default for k, opt in spec.items()}
+        for key, value in given.items():
+            if key not in spec:
+                problem((name, key), f"unknown key; known keys are {', '.join(sorted(spec))}")
+                continue
+            err = _check_option(value, spec[key])
+            if err:
+                problem((name, key), err)
+            else:
+                values[key] = str(value) if spec[key].kind is str else value
+        return values
+
+    rules = options("rules", variant.rules) if variant else {}
+    timers = options("timers", variant.timers) if variant else {}
+    sections = {name: options(name, spec) for name, spec in ADAPTER_SECTIONS.items()}
+
+    dealing_raw = table("dealing")
+    dealing = {"mode": "random", "seed": None, "roles": {}}
+    for key, value in dealing_raw.items():
+        if key == "mode":
+            if value not in DEALING_MODES:
+                problem(("dealing", "mode"), f"must be one of {', '.join(DEALING_MODES)}, not {value!r}")
+            else:
+                dealing["mode"] = value
+        elif key == "seed":
+            if not isinstance(value, int) or isinstance(value, bool):
+                problem(("dealing", "seed"), f"must be an integer, not {value!r}")
+            else:
+                dealing["seed"] = value
+        elif key == "roles":
+            if not isinstance(value, dict):
+                problem(("dealing", "roles"), 'a table of seat = "role", e.g. roles = { 1 = "sheriff", 2 = "don" }')
+                continue
+            named = {}
+            for seat, role in value.items():
+                if not seat.isdigit():
+                    problem(("dealing", "roles", seat), "a seat number")
+                    continue
+                role = ROLE_ALIASES.get(str(role).lower(), str(role).lower())
+                named[int(seat)] = role
+            dealing["roles"] = named
+        else:
+            problem(("dealing", key), "unknown key; known keys are mode, roles, seed")
+    if "mode" not in dealing_raw:
+        if dealing["roles"]:
+            dealing["mode"] = "fixed"
+        elif dealing["seed"] is not None:
+            dealing["mode"] = "seeded"
+    if dealing["mode"] == "fixed" and variant is not None:
+        if not dealing["roles"]:
+            problem(("dealing", "roles"), "dealing mode fixed needs roles = { seat = \"role\", … }")
+        else:
+            _, err = validate_deal(variant, seats, dealing["roles"])
+            if err:
+                problem(("dealing", "roles"), err)
+    if dealing["mode"] == "seeded" and dealing["seed"] is None:
+        problem(("dealing", "seed"), "dealing mode seeded needs a seed")
+
+    if problems:
+        raise ConfigError(problems)
+    return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections)
+
+
+def load_config(path: str | Path) -> Config:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError([ConfigProblem(str(p), 0, "(file)", "no such file")]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError([ConfigProblem(str(p), 1, "(file)", f"not UTF-8 text: {exc}")]) from None
+    return parse_config(text, str(p))
+
+
+DEFAULT_CONFIG = 'variant = "classic"\nlanguage = "en"\n'
+
+
+def default_config() -> Config:
+    return parse_config(DEFAULT_CONFIG, "<embedded defaults>")

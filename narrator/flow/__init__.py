@@ -1,0 +1,1 @@
+"""The game flow: a `transitions` state machine that consumes Events and emits Effects."""

@@ -1,0 +1,50 @@
+"""What the core asks the world to do. Adapters decide how: speak or print a line, send a private
+message to one phone, run a timer, append to the protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A public narration line (an id in voices/<lang>.toml) with its arguments."""
+
+    line: str
+    args: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Tell:
+    """A line for one seat only (a check result, the answer to a secret input)."""
+
+    seat: int
+    line: str
+    args: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """Start the phase timer (replacing any running one); name None stops it."""
+
+    name: str | None
+    seconds: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """An entry of the game protocol (the club's record of the game)."""
+
+    entry: dict
+
+
+@dataclass(frozen=True, slots=True)
+class Reject:
+    """An input was refused and changed nothing; the line says why. With seat set it is private."""
+
+    line: str
+    args: dict = field(default_factory=dict)
+    seat: int | None = None
+
+
+Effect = Say | Tell | Timer | Record | Reject

@@ -1,0 +1,70 @@
+"""What can happen at the table, as the core sees it. Every adapter (voice, phone, keypad, console,
+timer) turns its input into one of these; the journal stores them; replay feeds them back."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    roles: tuple[tuple[int, str], ...]  # (seat, role); seats not named are citizens
+
+
+@dataclass(frozen=True, slots=True)
+class Nominate:
+    seat: int
+    by: int | None = None  # None: the player who holds the floor
+
+
+@dataclass(frozen=True, slots=True)
+class Revoke:
+    seat: int | None = None  # None: "cancel" — the speaker's nomination of this speech
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EndSpeech:
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    seat: int
+    target: int | None = None
+    answer: bool | None = None  # yes/no votes
+
+
+@dataclass(frozen=True, slots=True)
+class Foul:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    pass
+
+
+Event = Deal | Nominate | Revoke | EndSpeech | Tap | Foul | Timeout
+
+_NAMES = {Deal: "deal", Nominate: "nominate", Revoke: "revoke", EndSpeech: "end_speech", Tap: "tap", Foul: "foul", Timeout: "timeout"}
+_TYPES = {v: k for k, v in _NAMES.items()}
+
+
+def event_to_dict(event: Event) -> dict:
+    d = {"type": _NAMES[type(event)]}
+    for k, v in asdict(event).items():
+        if v is None:
+            continue
+        if k == "roles":
+            v = {str(s): r for s, r in v}
+        d[k] = v
+    return d
+
+
+def event_from_dict(d: dict) -> Event:
+    d = dict(d)
+    cls = _TYPES[d.pop("type")]
+    if cls is Deal:
+        return Deal(tuple(sorted((int(s), r) for s, r in d["roles"].items())))
+    return cls(**d)

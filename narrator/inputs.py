@@ -1,0 +1,106 @@
+"""The input lines a transcript or the console takes: deal, say, tap, foul, timeout.
+
+`say` sentences are in the table's language, exactly as the recogniser delivers them; they are
+turned into core events here so that typed and heard commands are one and the same thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .flow.events import Deal, EndSpeech, Event, Foul, Nominate, Revoke, Tap, Timeout
+from .language import Command, Malformed, Voice
+from .rules.roles import ROLE_ALIASES
+
+
+class InputError(ValueError):
+    """A line that is not a valid input; the message says what is wrong."""
+
+    def __init__(self, message: str, line: str | None = None, args: dict | None = None):
+        super().__init__(message)
+        self.line = line  # a narration line id to answer with, when there is one
+        self.args = args or {}
+
+
+@dataclass(frozen=True)
+class Talk:
+    """A sentence that is no command: ordinary speech at the table, ignored by the game."""
+
+    text: str
+
+
+YES = {"yes", "y", "да", "ja", "igen", "for", "за"}
+NO = {"no", "n", "нет", "nej", "nein", "nem", "against", "против"}
+
+
+def command_event(cmd: Command) -> Event:
+    if cmd.kind == "nominate":
+        return Nominate(cmd.seat, cmd.by)
+    if cmd.kind == "revoke":
+        return Revoke(cmd.seat, cmd.by)
+    if cmd.kind == "cancel":
+        return Revoke(None, cmd.by)
+    if cmd.kind == "end_speech":
+        return EndSpeech(cmd.by)
+    raise InputError(f"command {cmd.kind!r} is not used during the day")
+
+
+def sentence_event(text: str, voice: Voice) -> Event | Talk:
+    parsed = voice.parse(text)
+    if isinstance(parsed, Malformed):
+        line = "not_understood_revoke" if parsed.kind == "revoke" else "not_understood"
+        raise InputError(f"not a valid {parsed.kind} sentence: {text!r}", line)
+    if parsed is None:
+        return Talk(text)
+    return command_event(parsed)
+
+
+def _int(word: str, what: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise InputError(f"{what} must be a seat number, not {word!r}") from None
+
+
+def parse_line(line: str, voice: Voice) -> Event | Talk | None:
+    """One transcript or console line as an event; None for a blank line or a comment."""
+    text = line.split("#", 1)[0].strip() if not line.lstrip().startswith("say ") else line.strip()
+    if not text or text.startswith("#"):
+        return None
+    word, _, rest = text.partition(" ")
+    word = word.lower()
+    rest = rest.strip()
+    if word == "say":
+        if not rest:
+            raise InputError("say needs a sentence")
+        return sentence_event(rest, voice)
+    if word == "deal":
+        roles = []
+        for item in rest.split():
+            seat, eq, role = item.partition("=")
+            if not eq or not role:
+                raise InputError(f"deal takes seat=role pairs, not {item!r}")
+            role = role.lower()
+            roles.append((_int(seat, "deal seat"), ROLE_ALIASES.get(role, role)))
+        return Deal(tuple(roles))
+    if word == "tap":
+        parts = rest.split()
+        if len(parts) != 2:
+            raise InputError("tap takes a seat and a target: tap 3 7, or tap 3 yes")
+        seat = _int(parts[0], "tap seat")
+        target = parts[1].lower()
+        if target in YES:
+            return Tap(seat, answer=True)
+        if target in NO:
+            return Tap(seat, answer=False)
+        return Tap(seat, _int(target, "tap target"))
+    if word == "foul":
+        parts = rest.split()
+        if len(parts) != 1:
+            raise InputError("foul takes one seat: foul 4")
+        return Foul(_int(parts[0], "foul seat"))
+    if word == "timeout":
+        if rest:
+            raise InputError("timeout takes nothing after it")
+        return Timeout()
+    raise InputError(f"unknown input {word!r}: use deal, say, tap, foul or timeout")

@@ -1,0 +1,233 @@
+"""Narration lines and command sentences of one language, loaded from `voices/<lang>.toml`.
+
+The voice files are data written by people who speak the language; this module only renders
+lines (with plural forms) and turns a heard sentence into a command. The same command patterns
+are expanded into the recogniser's grammar, so what can be heard and what can be parsed never
+drift apart.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+LANGUAGES = ("en", "ru", "sv", "hu", "de")
+# what a speaker may say during the day; a bare seat number only counts when a seat is asked for
+DAY_COMMANDS = frozenset({"nominate", "revoke", "cancel", "end_speech"})
+
+
+def voices_dir() -> Path:
+    env = os.environ.get("NARRATOR_VOICES")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "voices"
+
+
+def plural_category(lang: str, n: int) -> str:
+    """CLDR cardinal plural category for integer n (only the categories these languages use)."""
+    n = abs(n)
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "other"
+
+
+PLURAL_CATEGORIES = {"ru": ("one", "few", "many")}
+
+
+def plural_categories(lang: str) -> tuple[str, ...]:
+    return PLURAL_CATEGORIES.get(lang, ("one", "other"))
+
+
+@dataclass(frozen=True)
+class Command:
+    """A sentence understood as a game command: kind is nominate, revoke, end_speech, cancel or seat."""
+
+    kind: str
+    seat: int | None = None
+    by: int | None = None
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A sentence that starts like a command but is not one: answered, never guessed."""
+
+    kind: str
+    text: str
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _normalise(text: str) -> str:
+    text = text.lower().replace("’", "'").replace("ё", "е")
+    text = re.sub(r"[^\w' ]+", " ", text)
+    return " ".join(text.split())
+
+
+def expand_pattern(pattern: str) -> list[str]:
+    """All sentences a pattern stands for: `[x]` is optional, `(a|b)` a choice; slots stay as {name}."""
+    def parse_seq(s: str, i: int, stop: str) -> tuple[list[str], int]:
+        outs = [""]
+        while i < len(s) and s[i] not in stop:
+            c = s[i]
+            if c in "[(":
+                close = "]" if c == "[" else ")"
+                alts, i = parse_alts(s, i + 1, close)
+                if c == "[":
+                    alts = alts + [""]
+                outs = [o + a for o in outs for a in alts]
+                i += 1
+            else:
+                outs = [o + c for o in outs]
+                i += 1
+        return outs, i
+
+    def parse_alts(s: str, i: int, close: str) -> tuple[list[str], int]:
+        alts: list[str] = []
+        while True:
+            seq, i = parse_seq(s, i, "|" + close)
+            alts.extend(seq)
+            if i >= len(s) or s[i] == close:
+                return alts, i
+            i += 1
+
+    seqs, _ = parse_seq(pattern, 0, "")
+    return sorted({" ".join(x.split()) for x in seqs})
+
+
+class Voice:
+    """One language: lines to say, numbers and command sentences to understand."""
+
+    def __init__(self, lang: str, data: dict, source: Path):
+        self.lang = lang
+        self.source = source
+        self.name = data.get("name", lang)
+        self.lines: dict[str, str | dict[str, str]] = data.get("lines", {})
+        self.numbers: dict[int, list[str]] = {
+            int(k): [_normalise(w) for w in v] for k, v in data.get("numbers", {}).items()
+        }
+        self.commands: dict[str, list[str]] = data.get("commands", {})
+        self.hints: dict[str, list[str]] = data.get("command_hints", {})
+        self.speech: dict = data.get("speech", {})
+        self._word_to_number = {w: n for n, ws in self.numbers.items() for w in ws}
+        self._matchers = self._compile()
+
+    # -- speaking ---------------------------------------------------------------------------
+    def render(self, line: str, args: dict | None = None) -> str:
+        args = args or {}
+        template = self.lines.get(line)
+        if template is None:
+            raise KeyError(f"{self.source}: no line {line!r}")
+        if isinstance(template, dict):
+            template = template[plural_category(self.lang, int(args["n"]))]
+        values = {k: self._format_value(v) for k, v in args.items()}
+        return template.format(**values)
+
+    def _format_value(self, value) -> str:
+        if isinstance(value, (list, tuple)):
+            return self.join([self._format_value(v) for v in value])
+        if isinstance(value, str) and value.startswith("@"):
+            # a reference to another line, e.g. a role or team name
+            return self.render(value[1:])
+        return str(value)
+
+    def join(self, items: list[str]) -> str:
+        if not items:
+            return ""
+        if len(items) == 1:
+            return items[0]
+        last = self.lines.get("and", "and")
+        return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+    # -- listening --------------------------------------------------------------------------
+    def number_words(self, upto: int = 20) -> dict[int, list[str]]:
+        return {n: ws for n, ws in self.numbers.items() if n <= upto}
+
+    def phrases(self, kind: str, upto: int = 20) -> list[str]:
+        """Every full sentence of a command kind, numbers spelt as words: the recogniser's grammar."""
+        out: list[str] = []
+        for pattern in self.commands.get(kind, []):
+            for sentence in expand_pattern(_normalise_pattern(pattern)):
+                slots = _PLACEHOLDER.findall(sentence)
+                variants = [sentence]
+                for slot in slots:
+                    variants = [
+                        v.replace("{" + slot + "}", w, 1)
+                        for v in variants
+                        for n, ws in self.number_words(upto).items()
+                        for w in ws
+                    ]
+                out.extend(variants)
+        return sorted(set(out))
+
+    def _compile(self):
+        matchers = []
+        number = r"(\d+|[\w']+)"
+        for kind, patterns in self.commands.items():
+            for pattern in patterns:
+                for sentence in expand_pattern(_normalise_pattern(pattern)):
+                    slots = _PLACEHOLDER.findall(sentence)
+                    rx = re.escape(sentence)
+                    for slot in slots:
+                        rx = rx.replace(re.escape("{" + slot + "}"), f"(?P<{slot}>{number})", 1)
+                    matchers.append((kind, re.compile("^" + rx + "$"), slots))
+        # longer sentences first, so "pass" inside a longer command never wins
+        matchers.sort(key=lambda m: -len(m[1].pattern))
+        return matchers
+
+    def to_number(self, token: str) -> int | None:
+        if token.isdigit():
+            return int(token)
+        return self._word_to_number.get(token)
+
+    def parse(self, text: str, only: set[str] | None = None) -> Command | Malformed | None:
+        """A heard sentence as a Command, a Malformed attempt at one, or None for ordinary talk."""
+        norm = _normalise(text)
+        if not norm:
+            return None
+        if only is None:
+            only = DAY_COMMANDS
+        for kind, rx, slots in self._matchers:
+            if kind not in only:
+                continue
+            m = rx.match(norm)
+            if not m:
+                continue
+            values = {}
+            for slot in slots:
+                n = self.to_number(m.group(slot))
+                if n is None:
+                    break
+                values[slot] = n
+            else:
+                return Command(kind, seat=values.get("seat"), by=values.get("by"))
+        for kind, words in self.hints.items():
+            if kind not in only:
+                continue
+            if any(re.search(r"(^|\s)" + re.escape(_normalise(w)), norm) for w in words):
+                return Malformed(kind, text)
+        return None
+
+
+def _normalise_pattern(pattern: str) -> str:
+    # keep the pattern syntax characters while normalising the words around them
+    out = pattern.lower().replace("’", "'").replace("ё", "е")
+    return out
+
+
+@cache
+def load_voice(lang: str) -> Voice:
+    path = voices_dir() / f"{lang}.toml"
+    if not path.exists():
+        raise FileNotFoundError(f"no voice file for language {lang!r}: {path}")
+    with path.open("rb") as fh:
+        data = tomllib.load(fh)
+    return Voice(lang, data, path)

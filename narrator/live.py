@@ -1,0 +1,211 @@
+"""Live play on the real clock: one asyncio loop owns the game; inputs arrive from any adapter
+(console, voice, companion, keypad, timers) through `submit*`, are journaled, applied, and the
+effects fan out to every output adapter in order.
+
+Adapters call `submit_event`, `submit_sentence` or `submit_line` from any thread; outputs get
+`handle(effect, text)` on the loop thread, where text is the rendered line (None for timers and
+records). `narrating` is set while the narrator speaks, so the microphone can ignore the
+narrator's own voice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from dataclasses import dataclass
+from typing import Protocol
+
+from .config import Config
+from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
+from .flow.events import Event, Timeout
+from .inputs import InputError, Talk
+from .journal import Journal
+from .session import Session
+
+
+class Output(Protocol):
+    def handle(self, effect: Effect, text: str | None) -> None: ...
+
+
+@dataclass
+class Answer:
+    """A public answer to input that never reached the core (a malformed sentence)."""
+
+    line: str
+    args: dict
+    seat: int | None = None
+
+
+class LiveSession:
+    def __init__(self, config: Config, journal: Journal | None, outputs: list[Output] | None = None, jitter_rng: random.Random | None = None):
+        # Night steps keep their full length live, so their duration never tells who is dead.
+        self.session = Session(config, fixed_night_steps=True)
+        self.config = config
+        self.journal = journal
+        self.outputs: list = list(outputs or [])
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.queue: asyncio.Queue | None = None
+        self.narrating = threading.Event()
+        self.paused = False
+        self._timer_handle: asyncio.TimerHandle | None = None
+        self._timer_token = 0
+        self._timer_name: str | None = None
+        self._timer_deadline: float | None = None
+        self._paused_remaining: float | None = None
+        self._jitter = jitter_rng or random.SystemRandom()
+        self.stopped = False
+
+    # ------------------------------------------------------------------ state
+    @property
+    def game(self):
+        return self.session.game
+
+    @property
+    def voice(self):
+        return self.session.voice
+
+    def timer_remaining(self) -> float | None:
+        if self.paused:
+            return self._paused_remaining
+        if self._timer_deadline is None or self.loop is None:
+            return None
+        return max(0.0, self._timer_deadline - self.loop.time())
+
+    # ------------------------------------------------------------------ inputs (any thread)
+    def submit_event(self, event: Event, source: str = "console") -> None:
+        self._submit(("event", event, source))
+
+    def submit_sentence(self, text: str, source: str = "voice") -> None:
+        self._submit(("sentence", text, source))
+
+    def submit_line(self, text: str, source: str = "console") -> None:
+        self._submit(("line", text, source))
+
+    def submit_control(self, what: str) -> None:
+        self._submit(("control", what, "console"))
+
+    def _submit(self, item) -> None:
+        if self.loop is None:
+            raise RuntimeError("the live session is not running")
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
+
+    # ------------------------------------------------------------------ running
+    def start_effects(self, replayed: list[Event] | None = None) -> list[Effect]:
+        """Start the game, or rebuild it from journaled events (resume); returns what to show now."""
+        effects = self.session.start()
+        if not replayed:
+            return effects
+        last_timer = None
+        for ev in replayed:
+            for e in self.session.feed(ev):
+                if isinstance(e, Timer):
+                    last_timer = e
+        return [last_timer] if last_timer and last_timer.name else []
+
+    async def run(self, first: list[Effect], initial: list[Event] | None = None) -> str | None:
+        self.loop = asyncio.get_running_loop()
+        self.queue = asyncio.Queue()
+        self._dispatch(first)
+        for ev in initial or []:
+            self._apply(ev)
+        while self.game.state != "over" and not self.stopped:
+            kind, payload, source = await self.queue.get()
+            try:
+                self._handle(kind, payload, source)
+            except Exception as exc:  # an adapter bug must not lose the game: answer and go on
+                self._answer(Answer("reject_unknown_input", {}), detail=f"{type(exc).__name__}: {exc}")
+        self._cancel_timer()
+        if self.game.state == "over" and self.journal is not None:
+            self.journal.finish(self.game.winner)
+        return self.game.winner
+
+    def _handle(self, kind: str, payload, source: str) -> None:
+        if kind == "control":
+            return self._control(payload)
+        if kind == "timeout":
+            if payload != self._timer_token or self.paused:
+                return  # a stale timer: a newer phase already started
+            self._timer_deadline = None
+            return self._apply(Timeout())
+        if self.paused and kind != "event":
+            return self._answer(Answer("paused", {}))
+        try:
+            if kind == "event":
+                item = payload
+            elif kind == "sentence":
+                item = self.session.hear(payload)
+            else:
+                item = self.session.parse(payload)
+                if item is None:
+                    return
+        except InputError as exc:
+            if exc.line:
+                return self._answer(Answer(exc.line, exc.args), detail=str(exc))
+            return self._answer(Answer("bad_input", {"reason": str(exc)}), detail=str(exc))
+        if isinstance(item, Talk):
+            return
+        self._apply(item)
+
+    def _apply(self, event: Event) -> None:
+        if self.journal is not None:
+            self.journal.append(event)  # flushed before it is applied: resume never loses it
+        self._dispatch(self.session.feed(event))
+
+    def _dispatch(self, effects: list[Effect]) -> None:
+        for e in effects:
+            if isinstance(e, Timer):
+                self._start_timer(e)
+            text = None
+            if isinstance(e, (Say, Tell, Reject)):
+                text = self.voice.render(e.line, e.args)
+            for out in self.outputs:
+                out.handle(e, text)
+
+    def _answer(self, answer: Answer, detail: str | None = None) -> None:
+        text = self.voice.render(answer.line, answer.args) if answer.line in self.voice.lines else (detail or answer.line)
+        effect = Reject(answer.line, answer.args, answer.seat)
+        for out in self.outputs:
+            out.handle(effect, text)
+
+    # ------------------------------------------------------------------ timers
+    def _start_timer(self, t: Timer) -> None:
+        self._cancel_timer()
+        self._timer_name = t.name
+        if not t.name:
+            return
+        seconds = float(t.seconds)
+        step = self.game.step
+        jitter = self.config.section("night")["jitter_ms"]
+        if step is not None and jitter:
+            # the same random spread for every step, whoever is awake, alive or dead
+            seconds += self._jitter.uniform(0, jitter / 1000.0)
+        self._arm(seconds)
+
+    def _arm(self, seconds: float) -> None:
+        self._timer_token += 1
+        token = self._timer_token
+        self._timer_deadline = self.loop.time() + seconds
+        self._timer_handle = self.loop.call_later(seconds, self.queue.put_nowait, ("timeout", token, "clock"))
+
+    def _cancel_timer(self) -> None:
+        if self._timer_handle is not None:
+            self._timer_handle.cancel()
+        self._timer_handle = None
+        self._timer_deadline = None
+        self._timer_token += 1
+
+    def _control(self, what: str) -> None:
+        if what == "pause" and not self.paused:
+            self._paused_remaining = self.timer_remaining()
+            self._cancel_timer()
+            self.paused = True
+            self._answer(Answer("paused", {}))
+        elif what == "resume" and self.paused:
+            self.paused = False
+            if self._paused_remaining is not None and self._timer_name:
+                self._arm(self._paused_remaining)
+            self._paused_remaining = None
+            self._answer(Answer("resumed", {}))
+        elif what == "quit":
+            self.stopped = True

@@ -1,0 +1,68 @@
+"""`narrator replay`: play a whole game from a transcript in virtual time, write the protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import IO
+
+from . import protocol
+from .config import Config
+from .flow.effects import Reject
+from .flow.events import Deal
+from .inputs import InputError
+from .session import Session
+
+
+@dataclass
+class ReplayResult:
+    session: Session
+    problems: list[str] = field(default_factory=list)
+    finished: bool = False  # the game reached its end
+    protocol: list[dict] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and self.finished
+
+
+def replay(text: str, config: Config, out: IO[str] | None = None, name: str = "<transcript>") -> ReplayResult:
+    session = Session(config, fixed_night_steps=False)
+    result = ReplayResult(session)
+
+    def emit(effects) -> None:
+        entries = protocol.entries(effects, session.voice)
+        result.protocol.extend(entries)
+        if out is not None:
+            protocol.write(entries, out)
+
+    emit(session.start())
+    dealt = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        try:
+            item = session.parse(line)
+        except InputError as exc:
+            answer = f" ({session.render(exc.line, exc.args)})" if exc.line else ""
+            result.problems.append(f"{name}:{number}: {exc}{answer}")
+            emit([])
+            continue
+        if item is None:
+            continue
+        if not dealt and not isinstance(item, Deal) and session.game.state == "setup":
+            auto = session.dealing_event()
+            if auto is None:
+                result.problems.append(
+                    f"{name}:{number}: the roles are not dealt: start the transcript with a deal line "
+                    "or set [dealing] mode = \"seeded\" or \"fixed\" in the config"
+                )
+                break
+            emit(session.feed(auto))
+        dealt = dealt or isinstance(item, Deal)
+        effects = session.feed(item)
+        emit(effects)
+        for e in effects:
+            if isinstance(e, Reject):
+                result.problems.append(f"{name}:{number}: refused: {session.render(e.line, e.args)}")
+    result.finished = session.game.state == "over"
+    if not result.finished:
+        result.problems.append(f"{name}: the transcript ended while the game was waiting for {session.awaiting_text()}")
+    return result
