@@ -58,9 +58,12 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "port": Option(8765, int, "the companion's port", 1, 65535),
         "pin": Option("", str, "PIN of the host screen (empty: a random one is printed)"),
         "votes": Option(False, bool, "day votes on the phones"),
+        "public_url": Option("", str, "the address phones use, e.g. http://192.168.1.20:8765 (empty: this machine's LAN address)"),
+        "seats_page": Option("", str, "where the printable page of seat QR codes is written (empty: a private temp file)"),
     },
     "night": {
         "jitter_ms": Option(0, int, "random extra length of every night step, the same for every role", 0, 10000),
+        "ack_ms": Option(30, int, "a phone's night tap is answered this long after it arrives, awake or not", 5, 1000),
     },
     "journal": {
         "path": Option("", str, "the journal file (empty: ~/.local/state/narrator/journal.jsonl)"),

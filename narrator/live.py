@@ -103,9 +103,14 @@ class LiveSession:
                     last_timer = e
         return [last_timer] if last_timer and last_timer.name else []
 
+    def attach(self) -> None:
+        """Bind to the running loop so adapters can submit before `run` starts."""
+        if self.queue is None:
+            self.loop = asyncio.get_running_loop()
+            self.queue = asyncio.Queue()
+
     async def run(self, first: list[Effect], initial: list[Event] | None = None) -> str | None:
-        self.loop = asyncio.get_running_loop()
-        self.queue = asyncio.Queue()
+        self.attach()
         self._dispatch(first)
         for ev in initial or []:
             self._apply(ev)

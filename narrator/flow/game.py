@@ -102,6 +102,7 @@ class Game:
         # replay and simulation may move on as soon as nothing more can happen.
         self.fixed_night_steps = fixed_night_steps
         self.seats = {s: Seat(s) for s in range(1, self.n + 1)}
+        self._alive = list(self.seats)  # kept in seat order; changed only by _eliminate
         self.out: list[Effect] = []
         self.day = 0
         self.night_no = -1
@@ -135,7 +136,7 @@ class Game:
     # ------------------------------------------------------------------ public queries
     @property
     def alive(self) -> list[int]:
-        return [s for s, st in self.seats.items() if st.alive]
+        return self._alive
 
     def role(self, seat: int) -> str:
         return self.seats[seat].role
@@ -612,6 +613,7 @@ class Game:
         for s in seats:
             self.seats[s].alive = False
             self._record("eliminated", seat=s, cause=cause)
+        self._alive = [s for s in self._alive if self.seats[s].alive]
         self.left_this_cycle = True
         roles = [st.role for st in self.seats.values() if st.alive]
         win = winner(roles)

@@ -1,0 +1,289 @@
+"""The `narrator` command: play, replay, simulate, check-config, resume (+ adapters' subcommands)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import random
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from . import __version__
+from .config import Config, ConfigError, default_config, load_config, parse_config
+from .journal import Journal, default_path, read
+from .rules.variants import VARIANTS
+
+# Adapters register their own subcommands (listen, devices, models, …) when installed.
+EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli")
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _config(path: str | None) -> Config:
+    return default_config() if path is None else load_config(path)
+
+
+def cmd_check_config(args) -> int:
+    try:
+        cfg = load_config(args.file)
+    except ConfigError as exc:
+        for p in exc.problems:
+            err.print(f"[red]error[/] {p}")
+        return 1
+    print(f"{args.file}: ok — variant {cfg.variant.name}, language {cfg.language}, {cfg.seats} seats, dealing {cfg.dealing['mode']}")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from .replay import replay
+
+    try:
+        cfg = _config(args.config)
+    except ConfigError as exc:
+        for p in exc.problems:
+            err.print(f"[red]error[/] {p}")
+        return 2
+    try:
+        text = Path(args.transcript).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        err.print(f"[red]error[/] {args.transcript}: {exc}")
+        return 2
+    if args.protocol:
+        with open(args.protocol, "w", encoding="utf-8") as fh:
+            result = replay(text, cfg, fh, name=args.transcript)
+    else:
+        result = replay(text, cfg, sys.stdout, name=args.transcript)
+    for p in result.problems:
+        err.print(f"[red]error[/] {p}")
+    if result.finished:
+        err.print(f"game over: {result.session.game.winner}")
+    return 0 if result.ok else 1
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import simulate
+
+    if args.variant not in VARIANTS:
+        err.print(f"[red]error[/] unknown variant {args.variant!r}; one of {', '.join(VARIANTS)}")
+        return 2
+    rules = timers = None
+    seats = args.seats
+    if args.config:
+        try:
+            cfg = load_config(args.config)
+        except ConfigError as exc:
+            for p in exc.problems:
+                err.print(f"[red]error[/] {p}")
+            return 2
+        rules, timers, seats = cfg.rules, cfg.timers, seats or cfg.seats
+    if args.games < 1:
+        err.print("[red]error[/] --games must be at least 1")
+        return 2
+    progress = None
+    if args.progress:
+        from rich.progress import Progress
+
+        bar = Progress(console=err, transient=True)
+        task = bar.add_task("games", total=args.games)
+        bar.start()
+        progress = lambda n: bar.update(task, completed=n)  # noqa: E731
+    result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check, progress=progress)
+    if args.progress:
+        bar.stop()
+    print(json.dumps(result))
+    return 0 if result["violations"] == 0 else 1
+
+
+def _outputs(live, voice_mode: str, console: Console):
+    from .console import ConsoleOutput
+
+    outputs = [ConsoleOutput(live, console)]
+    if voice_mode == "speech":
+        try:
+            from .voice import AudioUnavailable, make_speech_output
+        except ImportError:
+            err.print("[yellow]speech output is not installed here; narrating as text (--voice text)[/]")
+            return outputs
+        try:
+            outputs.append(make_speech_output(live.config, live))
+        except AudioUnavailable as exc:
+            err.print(f"[yellow]{exc}[/] — narrating as text (--voice text)")
+    return outputs
+
+
+async def _run_live(live, first, initial, args, console: Console) -> int:
+    from .console import read_console
+
+    handles = []
+    listener = None
+    live.attach()
+    if getattr(args, "companion", False) or live.config.section("companion")["enabled"]:
+        try:
+            from .companion import start as start_companion
+
+            h = start_companion(live.config, live)
+            if asyncio.iscoroutine(h):
+                h = await h
+            handles.append(h)
+        except ImportError as exc:
+            err.print(f"[yellow]the companion is not available: {exc}[/]")
+    if getattr(args, "listen", False) or live.config.section("input")["engine"] != "none":
+        try:
+            from .voice import start_listening
+
+            listener = start_listening(live.config, live)
+        except ImportError:
+            err.print("[yellow]speech recognition is not installed; type the sentences instead[/]")
+        except Exception as exc:  # a missing microphone or model must not stop the game
+            err.print(f"[yellow]{exc}[/] — type the sentences at the console instead")
+    if live.config.section("input")["console"]:
+        read_console(live, console=console)
+    try:
+        winner = await live.run(first, initial)
+    finally:
+        if listener is not None:
+            listener.stop()
+        for h in handles:
+            r = h.stop()
+            if asyncio.iscoroutine(r):
+                await r
+    if winner:
+        console.print(f"[bold]game over: {winner}[/]")
+    else:
+        console.print(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}")
+    return 0
+
+
+def cmd_play(args) -> int:
+    from .console import reveal_roles
+    from .flow.events import Deal
+    from .live import LiveSession
+
+    try:
+        cfg = _config(args.config)
+    except ConfigError as exc:
+        for p in exc.problems:
+            err.print(f"[red]error[/] {p}")
+        return 2
+    console = Console(highlight=False)
+    jpath = Path(args.journal or cfg.section("journal")["path"] or default_path())
+    journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice})
+    live = LiveSession(cfg, journal)
+    live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console)
+    first = live.start_effects()
+    deal = live.session.dealing_event(random.SystemRandom())
+    companion = args.companion or cfg.section("companion")["enabled"]
+    if cfg.dealing["mode"] != "fixed" and not companion:
+        if sys.stdin.isatty() and not args.no_reveal:
+            reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console)
+        else:
+            err.print("[yellow]roles dealt at random and no companion: use --companion or a terminal to show each player his role[/]")
+    console.print(f"[dim]journal: {jpath} · type 'help' for inputs[/]")
+    return asyncio.run(_run_live(live, first, [deal], args, console))
+
+
+def _full_deal(cfg: Config, deal) -> dict[int, str]:
+    named = dict(deal.roles)
+    return {s: named.get(s, "citizen") for s in range(1, cfg.seats + 1)}
+
+
+def cmd_resume(args) -> int:
+    from .live import LiveSession
+
+    jpath = Path(args.journal) if args.journal else default_path()
+    try:
+        contents = read(jpath)
+    except FileNotFoundError:
+        err.print(f"[red]error[/] no journal at {jpath}: there is no game to resume (start one with narrator play)")
+        return 2
+    except ValueError as exc:
+        err.print(f"[red]error[/] {exc}")
+        return 2
+    if contents.finished:
+        err.print(f"the game in {jpath} is finished; start a new one with narrator play")
+        return 1
+    try:
+        cfg = parse_config(contents.header["config_text"], contents.header["config_path"])
+    except ConfigError as exc:
+        for p in exc.problems:
+            err.print(f"[red]error[/] {p}")
+        return 2
+    console = Console(highlight=False)
+    journal = Journal.reopen(jpath)
+    live = LiveSession(cfg, journal)
+    live.outputs = _outputs(live, args.voice or contents.header.get("mode", {}).get("voice") or cfg.section("voice")["output"], console)
+    first = live.start_effects(replayed=contents.events)
+    console.print(f"[dim]resumed {len(contents.events)} events from {jpath}[/]")
+    console.print(f"» {live.voice.render('resuming', {})}")
+    console.print(f"[dim]waiting for: {live.session.awaiting_text()}[/]")
+    args.companion = getattr(args, "companion", False)
+    return asyncio.run(_run_live(live, first, [], args, console))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="narrator", description="An offline voice game master for Mafia.")
+    parser.add_argument("--version", action="version", version=f"narrator {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("play", help="play a live game at this table")
+    p.add_argument("--config", help="the config file (default: embedded classic/en defaults)")
+    p.add_argument("--voice", choices=("text", "speech"), help="print the narration, or also speak it")
+    p.add_argument("--journal", help="journal file (default: ~/.local/state/narrator/journal.jsonl)")
+    p.add_argument("--companion", action="store_true", help="serve the phone companion")
+    p.add_argument("--listen", action="store_true", help="listen to the microphone for nominations")
+    p.add_argument("--no-reveal", action="store_true", help="do not show roles on this screen (players know them)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="play a transcript in virtual time and write the protocol")
+    p.add_argument("transcript")
+    p.add_argument("--config", help="the config file (default: embedded defaults)")
+    p.add_argument("--protocol", help="write the protocol here instead of stdout")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("simulate", help="play many random games; report win rates and rule violations")
+    p.add_argument("--variant", default="classic")
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seats", type=int)
+    p.add_argument("--config", help="take rule options and timers from this config")
+    p.add_argument("--no-replay-check", action="store_true", help="skip replaying each protocol (faster)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("check-config", help="validate a config file")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_check_config)
+
+    p = sub.add_parser("resume", help="continue the last game from its journal")
+    p.add_argument("--journal")
+    p.add_argument("--voice", choices=("text", "speech"))
+    p.add_argument("--companion", action="store_true")
+    p.add_argument("--listen", action="store_true")
+    p.set_defaults(func=cmd_resume)
+
+    for name in EXTENSIONS:
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            continue
+        register = getattr(mod, "register", None)
+        if register:
+            register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        err.print("interrupted; continue with: narrator resume")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

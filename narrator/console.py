@@ -1,0 +1,97 @@
+"""The terminal adapter: narration printed with rich, inputs typed at the console.
+
+The console is a shared screen: private lines (a check result) are shown only while the
+checker is the one awake, and the screen is cleared at dawn so the morning shows nothing of
+the night.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+from rich.console import Console
+
+from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
+from .rules.roles import team_of
+
+HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|yes|no> · foul <seat> · timeout
+console: status · pause · resume · quit · help"""
+
+
+class ConsoleOutput:
+    def __init__(self, live, console: Console | None = None, clear_at_dawn: bool | None = None):
+        self.live = live
+        self.console = console or Console(highlight=False)
+        self.clear_at_dawn = self.console.is_terminal if clear_at_dawn is None else clear_at_dawn
+
+    def handle(self, effect: Effect, text: str | None) -> None:
+        c = self.console
+        if isinstance(effect, Say):
+            c.print(f"[bold cyan]»[/] {text}")
+        elif isinstance(effect, Tell):
+            c.print(f"[bold magenta]🔒 seat {effect.seat} only:[/] {text}")
+        elif isinstance(effect, Reject):
+            who = f"seat {effect.seat}: " if effect.seat else ""
+            c.print(f"[bold red]✗[/] {who}{text}")
+        elif isinstance(effect, Timer) and effect.name:
+            c.print(f"[dim]⏱ {effect.name} {effect.seconds} s[/]")
+        elif isinstance(effect, Record) and effect.entry["type"] == "phase" and effect.entry["phase"] == "day":
+            if self.clear_at_dawn:
+                c.clear()
+
+
+def status_text(live) -> str:
+    g = live.game
+    view = g.public_view()
+    rem = live.timer_remaining()
+    timer = f"{view['timer']} {rem:.0f} s left" if view["timer"] and rem is not None else "none"
+    return (
+        f"state: {view['state']} · day {view['day']} · alive: {', '.join(map(str, view['alive']))}\n"
+        f"nominations: {', '.join(map(str, view['nominations'])) or '-'} · fouls: "
+        f"{', '.join(f'{s}:{n}' for s, n in view['fouls'].items()) or '-'} · timer: {timer}"
+        f"{' · PAUSED' if live.paused else ''}\n"
+        f"waiting for: {live.session.awaiting_text()}"
+    )
+
+
+def read_console(live, stream=None, console: Console | None = None) -> threading.Thread:
+    """Read typed lines in a thread and hand them to the live session."""
+    stream = stream or sys.stdin
+    console = console or Console(highlight=False)
+
+    def run() -> None:
+        for raw in stream:
+            line = raw.strip()
+            if not line:
+                continue
+            word = line.split()[0].lower()
+            if word in ("pause", "resume", "quit"):
+                live.submit_control(word)
+            elif word == "help":
+                console.print(HELP)
+            elif word == "status":
+                live.loop.call_soon_threadsafe(lambda: console.print(status_text(live)))
+            elif word in ("deal", "say", "tap", "foul", "timeout"):
+                live.submit_line(line)
+            else:
+                # a bare sentence is taken as heard at the table
+                live.submit_line("say " + line)
+
+    t = threading.Thread(target=run, name="console-input", daemon=True)
+    t.start()
+    return t
+
+
+def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input) -> None:
+    """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears."""
+    for seat in sorted(deal_roles):
+        console.clear()
+        ask(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
+        role = deal_roles[seat]
+        console.print(f"\n[bold]{voice.render('your_role', {'seat': seat, 'role': '@role_' + role})}[/]\n")
+        if team_of(role) == "mafia":
+            mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
+            console.print(voice.render("your_mates", {"seats": mates}))
+        ask("Press Enter to hide it. ")
+    console.clear()

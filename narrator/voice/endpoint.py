@@ -1,0 +1,142 @@
+"""Endpointing: cut the microphone stream into utterances and hand each finished one to the parser.
+
+An energy detector with an adaptive noise floor finds speech. The utterance ends on a short
+silence, and how short depends on what was heard: once the hypothesis so far is already a
+complete command, a brief pause ends it (the confirmation comes quickly); otherwise the listener
+waits longer, so a speaker who pauses in the middle of "I'm submitting ... player seven" is not
+cut off.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..language import Command, Voice
+from .engines import Stream
+from .grammar import Grammar
+
+FRAME_MS = 10
+
+
+@dataclass
+class Endpointing:
+    quick_silence_ms: int = 200  # after a complete command
+    silence_ms: int = 600  # after anything else
+    start_ms: int = 40  # this much speech starts an utterance
+    preroll_ms: int = 250  # audio before the detected start, so the first consonant is not lost
+    max_utterance_ms: int = 12000
+    margin_db: float = 10.0  # speech is this much louder than the noise floor
+    floor_dbfs: float = -50.0  # nothing quieter than this is speech
+
+
+@dataclass
+class Heard:
+    text: str
+    command: object  # Command, Malformed or None
+    end_of_audio_s: float  # stream time at which the utterance was closed
+    last_speech_s: float  # stream time of the last frame detected as speech
+    decode_ms: float  # wall time spent closing the utterance
+
+
+def frame_db(frame: np.ndarray) -> float:
+    x = frame.astype(np.float32) / 32768.0
+    return 10.0 * float(np.log10(np.mean(x * x) + 1e-12))
+
+
+class Listener:
+    """Feed it PCM frames (int16, engine rate); it calls `on_heard` for every finished utterance."""
+
+    def __init__(self, stream: Stream, grammar: Grammar, voice: Voice, sample_rate: int,
+                 on_heard: Callable[[Heard], None], config: Endpointing | None = None):
+        self.stream = stream
+        self.grammar = grammar
+        self.voice = voice
+        self.rate = sample_rate
+        self.on_heard = on_heard
+        self.cfg = config or Endpointing()
+        self.frame = sample_rate * FRAME_MS // 1000
+        self._buf = np.zeros(0, dtype=np.int16)
+        self._pre: deque = deque(maxlen=max(1, self.cfg.preroll_ms // FRAME_MS))
+        self.noise_db = -60.0
+        self.t = 0.0  # stream time in seconds
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        self.in_speech = False
+        self._speech_run = 0
+        self._silence = 0
+        self._length = 0
+        self._last_speech_t = 0.0
+        self._checked_partial = False
+        self._complete = False
+
+    def reset(self) -> None:
+        """Drop the utterance in progress (the narrator started talking, the phase changed)."""
+        if self.in_speech:
+            self.stream.reset()
+        self._buf = np.zeros(0, dtype=np.int16)
+        self._pre.clear()
+        self._reset_state()
+
+    def complete(self, text: str) -> bool:
+        return isinstance(self.voice.parse(text, only=self.grammar.only), Command)
+
+    def feed(self, pcm: np.ndarray) -> None:
+        self._buf = np.concatenate([self._buf, pcm.astype(np.int16, copy=False).reshape(-1)])
+        n = len(self._buf) // self.frame
+        for i in range(n):
+            self._frame(self._buf[i * self.frame:(i + 1) * self.frame])
+        self._buf = self._buf[n * self.frame:]
+
+    def _frame(self, frame: np.ndarray) -> None:
+        cfg = self.cfg
+        self.t += FRAME_MS / 1000.0
+        db = frame_db(frame)
+        speech = db > max(self.noise_db + cfg.margin_db, cfg.floor_dbfs)
+        if not speech:
+            # the floor follows the room down at once and up slowly, so speech never becomes "noise"
+            self.noise_db = db if db < self.noise_db else self.noise_db + 0.02 * (db - self.noise_db)
+        if not self.in_speech:
+            self._pre.append(frame)
+            self._speech_run = self._speech_run + 1 if speech else 0
+            if self._speech_run * FRAME_MS >= cfg.start_ms:
+                self.in_speech = True
+                self.stream.accept(np.concatenate(list(self._pre)).tobytes())
+                self._pre.clear()
+                self._length = self._speech_run
+                self._last_speech_t = self.t
+            return
+        self.stream.accept(frame.tobytes())
+        self._length += 1
+        if speech:
+            self._silence = 0
+            self._last_speech_t = self.t
+            self._checked_partial = False
+            self._complete = False
+            return
+        self._silence += 1
+        silent_ms = self._silence * FRAME_MS
+        if not self._checked_partial and silent_ms >= min(cfg.quick_silence_ms, cfg.silence_ms) // 2:
+            self._checked_partial = True
+            self._complete = self.complete(self.stream.partial())
+        limit = cfg.quick_silence_ms if self._complete else cfg.silence_ms
+        if silent_ms >= limit or self._length * FRAME_MS >= cfg.max_utterance_ms:
+            self._close()
+
+    def _close(self) -> None:
+        started = time.perf_counter()
+        text = self.stream.final()
+        command = self.voice.parse(text, only=self.grammar.only) if text else None
+        heard = Heard(text, command, self.t, self._last_speech_t, (time.perf_counter() - started) * 1000)
+        self._reset_state()
+        self.on_heard(heard)
+
+    def flush(self) -> None:
+        """The stream ended (end of a WAV file): close an utterance in progress."""
+        if self.in_speech:
+            self._close()

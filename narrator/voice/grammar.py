@@ -1,0 +1,114 @@
+"""Recogniser grammars built from the command patterns of `voices/<lang>.toml`.
+
+A grammar is the set of sentences that may be heard in one phase: during the day the day
+commands, when a seat is asked for the bare seat numbers. Everything is derived from the voice
+file, so what can be heard and what `Voice.parse` accepts never drift apart.
+
+Speech outside the grammar must have somewhere to go, or the engine forces it into the nearest
+command. Vosk models that know `[unk]` use it; engines and models that do not get a loop of
+"filler" words taken from the narrator's own lines in that language (any word that is neither a
+number nor part of a command). Whatever the engine returns is parsed strictly afterwards, so a
+filler anywhere in the result makes it ordinary talk.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..language import DAY_COMMANDS, Voice, expand_pattern
+
+PHASES = {"day": tuple(sorted(DAY_COMMANDS)), "seat": ("seat",)}
+SLOT = re.compile(r"\{(\w+)\}")
+
+
+@dataclass
+class Grammar:
+    name: str  # "day" or "seat"
+    lang: str
+    kinds: tuple[str, ...]
+    templates: list[str]  # sentences with {seat} slots
+    numbers: list[str]  # every number word a slot may hold
+    fillers: list[str] = field(default_factory=list)
+
+    @property
+    def only(self) -> set[str]:
+        return set(self.kinds)
+
+    def phrases(self) -> list[str]:
+        out: set[str] = set()
+        for t in self.templates:
+            variants = [t]
+            while variants and "{" in variants[0]:
+                variants = [SLOT.sub(w, v, count=1) for v in variants for w in self.numbers]
+            out.update(variants)
+        return sorted(out)
+
+    def words(self) -> set[str]:
+        ws = set(self.numbers) | set(self.fillers)
+        for t in self.templates:
+            ws.update(w for w in t.split() if not SLOT.fullmatch(w))
+        return ws
+
+    def restricted(self, known) -> "Grammar":
+        """The grammar without sentences the model cannot say (a word missing from its vocabulary)."""
+        ok = lambda w: known(w)  # noqa: E731
+        templates = [t for t in self.templates if all(SLOT.fullmatch(w) or ok(w) for w in t.split())]
+        return Grammar(self.name, self.lang, self.kinds, templates,
+                       [n for n in self.numbers if all(ok(w) for w in n.split())],
+                       [f for f in self.fillers if ok(f)])
+
+    def jsgf(self, with_fillers: bool = True) -> str:
+        """The grammar in JSGF (PocketSphinx): slots become a <seat> rule instead of 20× the sentences."""
+        def alt(items):
+            return " | ".join(f"( {i} )" for i in items)
+
+        body = [t.replace("{seat}", "<seat>").replace("{by}", "<seat>") for t in self.templates]
+        lines = ["#JSGF V1.0;", f"grammar {self.name};"]
+        if self.numbers:
+            lines.append(f"<seat> = {alt(self.numbers)};")
+        lines.append(f"<command> = {alt(body)};")
+        if with_fillers and self.fillers:
+            lines.append(f"<filler> = {alt(self.fillers)};")
+            lines.append("public <utterance> = <command> | <filler>+;")
+        else:
+            lines.append("public <utterance> = <command>;")
+        return "\n".join(lines) + "\n"
+
+
+def _words(text: str) -> list[str]:
+    text = text.lower().replace("’", "'").replace("ё", "е")
+    return re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text)
+
+
+def filler_words(voice: Voice, exclude: set[str], limit: int = 300) -> list[str]:
+    """Words of the narrator's own lines that are no command word or number, most frequent first."""
+    counts: dict[str, int] = {}
+    for value in voice.lines.values():
+        texts = value.values() if isinstance(value, dict) else [value]
+        for text in texts:
+            for w in _words(SLOT.sub(" ", text)):
+                if w not in exclude and len(w) > 1:
+                    counts[w] = counts.get(w, 0) + 1
+    return sorted(counts, key=lambda w: (-counts[w], w))[:limit]
+
+
+def build_grammar(voice: Voice, phase: str = "day", upto: int = 20) -> Grammar:
+    if phase not in PHASES:
+        raise ValueError(f"unknown grammar {phase!r}; one of {', '.join(PHASES)}")
+    kinds = PHASES[phase]
+    templates: set[str] = set()
+    for kind in kinds:
+        for pattern in voice.commands.get(kind, []):
+            templates.update(expand_pattern(pattern.lower().replace("’", "'").replace("ё", "е")))
+    numbers = sorted({w for ws in voice.number_words(upto).values() for w in ws})
+    command_words = {w for t in templates for w in t.split()} | {w for n in numbers for w in n.split()}
+    # every command word of the language is excluded, so a filler can never complete a command
+    for patterns in voice.commands.values():
+        for p in patterns:
+            command_words.update(_words(SLOT.sub(" ", p)))
+    for ws in voice.numbers.values():
+        for w in ws:
+            command_words.update(w.split())
+    fillers = filler_words(voice, command_words)
+    return Grammar(phase, voice.lang, kinds, sorted(templates), numbers, fillers)

@@ -1,0 +1,95 @@
+"""Shared helpers: a table that plays a classic game line by line, as a transcript would."""
+
+from __future__ import annotations
+
+import pytest
+
+from narrator.config import parse_config
+from narrator.flow.effects import Record, Reject, Say, Tell, Timer
+from narrator.inputs import InputError
+from narrator.session import Session
+
+STANDARD_DEAL = "1=sheriff 2=don 3=mafia 4=mafia"
+
+
+def config_text(lang: str = "en", rules: dict | None = None, timers: dict | None = None, extra: str = "") -> str:
+    text = f'variant = "classic"\nlanguage = "{lang}"\n'
+    if rules:
+        text += "[rules]\n" + "".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}\n" for k, v in rules.items())
+    if timers:
+        text += "[timers]\n" + "".join(f"{k} = {v}\n" for k, v in timers.items())
+    return text + extra
+
+
+class Table:
+    """A classic game driven by transcript lines, keeping every effect for the assertions."""
+
+    def __init__(self, deal: str | None = STANDARD_DEAL, lang: str = "en", fixed_night_steps: bool = False, **rules):
+        self.config = parse_config(config_text(lang, rules))
+        self.session = Session(self.config, fixed_night_steps=fixed_night_steps)
+        self.effects = list(self.session.start())
+        if deal is not None:
+            self.do(f"deal {deal}")
+
+    @property
+    def game(self):
+        return self.session.game
+
+    def do(self, *lines: str) -> list:
+        """Apply lines; returns this batch's effects. A malformed line raises InputError."""
+        batch = []
+        for line in lines:
+            item = self.session.parse(line)
+            batch += self.session.feed(item)
+        self.effects += batch
+        return batch
+
+    def refused(self, line: str) -> Reject:
+        """Apply a line that must be refused and must change nothing."""
+        from narrator.simulate import snapshot
+
+        before = snapshot(self.game)
+        batch = self.do(line)
+        rejects = [e for e in batch if isinstance(e, Reject)]
+        assert rejects, f"{line!r} was accepted: {batch}"
+        assert snapshot(self.game) == before, f"{line!r} was refused but changed the game"
+        return rejects[0]
+
+    def pass_speeches(self, n: int) -> None:
+        for _ in range(n):
+            self.do("say thank you")
+
+    def finish_day_speeches(self) -> None:
+        while self.game.state == "speeches":
+            self.do("say thank you")
+
+    def vote(self, votes: dict[int, int | str], close: bool = True) -> None:
+        """Cast votes; when some living player stayed silent, let the vote window run out."""
+        everybody = set(votes) >= set(self.game.alive)
+        for voter, choice in votes.items():
+            self.do(f"tap {voter} {choice}")
+        if close and not everybody:
+            self.do("timeout")
+
+    def records(self, type_: str, batch: list | None = None) -> list[dict]:
+        return [e.entry for e in (batch if batch is not None else self.effects) if isinstance(e, Record) and e.entry["type"] == type_]
+
+    def said(self, batch: list | None = None) -> list[str]:
+        return [e.line for e in (batch if batch is not None else self.effects) if isinstance(e, Say)]
+
+    def told(self, batch: list | None = None) -> list[Tell]:
+        return [e for e in (batch if batch is not None else self.effects) if isinstance(e, Tell)]
+
+    def timers(self, batch: list | None = None) -> list[Timer]:
+        return [e for e in (batch if batch is not None else self.effects) if isinstance(e, Timer)]
+
+    def eliminated(self) -> list[tuple[int, str]]:
+        return [(r["seat"], r["cause"]) for r in self.records("eliminated")]
+
+
+@pytest.fixture
+def table():
+    return Table()
+
+
+__all__ = ["Table", "STANDARD_DEAL", "config_text", "InputError"]
