@@ -57,6 +57,8 @@ def cmd_replay(args) -> int:
             result = replay(text, cfg, fh, name=args.transcript)
     else:
         result = replay(text, cfg, sys.stdout, name=args.transcript)
+    for n in result.notes:
+        err.print(f"[yellow]note[/] {n}")
     for p in result.problems:
         err.print(f"[red]error[/] {p}")
     if result.finished:

@@ -71,7 +71,7 @@ def read_console(live, stream=None, console: Console | None = None) -> threading
             elif word == "help":
                 console.print(HELP)
             elif word == "status":
-                live.loop.call_soon_threadsafe(lambda: console.print(status_text(live)))
+                live.submit_control(lambda: console.print(status_text(live)))
             elif word in ("deal", "say", "tap", "foul", "timeout"):
                 live.submit_line(line)
             else:

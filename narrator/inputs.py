@@ -19,7 +19,7 @@ class InputError(ValueError):
     def __init__(self, message: str, line: str | None = None, args: dict | None = None):
         super().__init__(message)
         self.line = line  # a narration line id to answer with, when there is one
-        self.args = args or {}
+        self.params = args or {}  # not "args": BaseException coerces that to a tuple
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,9 @@ def _int(word: str, what: str) -> int:
 
 def parse_line(line: str, voice: Voice) -> Event | Talk | None:
     """One transcript or console line as an event; None for a blank line or a comment."""
-    text = line.split("#", 1)[0].strip() if not line.lstrip().startswith("say ") else line.strip()
-    if not text or text.startswith("#"):
+    # "#" starts a comment on any line; no sentence said at a table contains one
+    text = line.split("#", 1)[0].strip()
+    if not text:
         return None
     word, _, rest = text.partition(" ")
     word = word.lower()

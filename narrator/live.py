@@ -82,7 +82,8 @@ class LiveSession:
     def submit_line(self, text: str, source: str = "console") -> None:
         self._submit(("line", text, source))
 
-    def submit_control(self, what: str) -> None:
+    def submit_control(self, what) -> None:
+        """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report)."""
         self._submit(("control", what, "console"))
 
     def _submit(self, item) -> None:
@@ -146,7 +147,7 @@ class LiveSession:
                     return
         except InputError as exc:
             if exc.line:
-                return self._answer(Answer(exc.line, exc.args), detail=str(exc))
+                return self._answer(Answer(exc.line, exc.params), detail=str(exc))
             return self._answer(Answer("bad_input", {"reason": str(exc)}), detail=str(exc))
         if isinstance(item, Talk):
             return
@@ -200,8 +201,10 @@ class LiveSession:
         self._timer_deadline = None
         self._timer_token += 1
 
-    def _control(self, what: str) -> None:
-        if what == "pause" and not self.paused:
+    def _control(self, what) -> None:
+        if callable(what):
+            what()
+        elif what == "pause" and not self.paused:
             self._paused_remaining = self.timer_remaining()
             self._cancel_timer()
             self.paused = True

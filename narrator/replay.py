@@ -9,7 +9,7 @@ from . import protocol
 from .config import Config
 from .flow.effects import Reject
 from .flow.events import Deal
-from .inputs import InputError
+from .inputs import InputError, Talk
 from .session import Session
 
 
@@ -17,6 +17,7 @@ from .session import Session
 class ReplayResult:
     session: Session
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     finished: bool = False  # the game reached its end
     protocol: list[dict] = field(default_factory=list)
 
@@ -41,11 +42,15 @@ def replay(text: str, config: Config, out: IO[str] | None = None, name: str = "<
         try:
             item = session.parse(line)
         except InputError as exc:
-            answer = f" ({session.render(exc.line, exc.args)})" if exc.line else ""
+            answer = f" ({session.render(exc.line, exc.params)})" if exc.line else ""
             result.problems.append(f"{name}:{number}: {exc}{answer}")
             emit([])
             continue
         if item is None:
+            continue
+        if isinstance(item, Talk):
+            # a recogniser delivers only commands; a typed sentence that is none is worth a word
+            result.notes.append(f"{name}:{number}: no command in {item.text!r}; taken as table talk")
             continue
         if not dealt and not isinstance(item, Deal) and session.game.state == "setup":
             auto = session.dealing_event()

@@ -66,7 +66,7 @@ class Refused(Exception):
     def __init__(self, line: str, args: dict | None = None, private: bool = False):
         super().__init__(line)
         self.line = line
-        self.args = args or {}
+        self.params = args or {}  # not "args": BaseException coerces that to a tuple
         self.private = private
 
 
@@ -213,8 +213,8 @@ class Game:
             handler(self, event)
         except Refused as r:
             seat = getattr(event, "seat", None) if r.private else None
-            self.out = [Reject(r.line, r.args, seat)]
-            self.out.append(Record({"type": "rejected", "event": event_to_dict(event), "reason": r.line, "args": r.args}))
+            self.out = [Reject(r.line, r.params, seat)]
+            self.out.append(Record({"type": "rejected", "event": event_to_dict(event), "reason": r.line, "args": r.params}))
         return self.out
 
     def close(self) -> None:

@@ -1,0 +1,63 @@
+"""The config file: two keys are a complete config; every mistake names file, line and key."""
+
+from __future__ import annotations
+
+import pytest
+
+from narrator.config import ConfigError, default_config, parse_config
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(ConfigError) as e:
+        parse_config(text, "club.toml")
+    return [str(p) for p in e.value.problems]
+
+
+def test_variant_and_language_alone_are_a_complete_config():
+    cfg = parse_config('variant = "classic"\nlanguage = "en"\n', "club.toml")
+    assert cfg.seats == 10 and cfg.rules["single_nominee_eliminated"] is True
+    assert cfg.timers["speech"] == 60 and cfg.timers["last_words"] == 60
+    assert cfg.dealing["mode"] == "random"
+    assert default_config().variant.name == "classic"
+
+
+def test_missing_required_keys():
+    assert problems("") == [
+        "club.toml:1: variant: missing; one of classic",
+        "club.toml:1: language: missing; one of en, ru, sv, hu, de",
+    ]
+
+
+def test_unknown_keys_are_errors_never_silent():
+    text = 'variant = "classic"\nlanguage = "en"\ncolour = "red"\n[rules]\nlastwords = false\n'
+    assert problems(text) == [
+        "club.toml:3: colour: unknown key; known keys are companion, dealing, input, journal, language, night, players, rules, seats, timers, variant, voice",
+        "club.toml:5: rules.lastwords: unknown key; known keys are draw_after_quiet_cycles, first_day_single_nominee_vote, last_words, last_words_after_shot, second_shot_misses, self_nomination, single_nominee_eliminated, three_way_tie_twice_ends, tie_speeches",
+    ]
+
+
+def test_bad_values_name_their_line():
+    text = 'variant = "classic"\nlanguage = "xx"\nseats = 12\n[timers]\nspeech = 0\n[voice]\noutput = "loud"\n'
+    got = problems(text)
+    assert "club.toml:2: language: unknown language 'xx'; one of en, ru, sv, hu, de" in got
+    assert "club.toml:3: seats: classic is played with 10 seats, not 12" in got
+    assert "club.toml:5: timers.speech: must be at least 5, not 0" in got
+    assert "club.toml:7: voice.output: must be one of text, speech, not 'loud'" in got
+
+
+def test_a_toml_syntax_error_names_the_line():
+    got = problems('variant = "classic"\nlanguage = "en"\n[rules\n')
+    assert got[0].startswith("club.toml:3: (syntax): not valid TOML")
+
+
+def test_a_fixed_deal_must_fit_the_variant():
+    got = problems('variant = "classic"\nlanguage = "en"\n[dealing]\nroles = { 1 = "don", 2 = "sheriff" }\n')
+    assert got == ["club.toml:4: dealing.roles: the deal must have 1 don, 2 mafia, 1 sheriff"]
+
+
+def test_players_are_named_by_seat():
+    cfg = parse_config('variant = "classic"\nlanguage = "ru"\n[players]\n1 = "Аня"\n10 = "Борис"\n')
+    assert cfg.players == {1: "Аня", 10: "Борис"}
+    assert problems('variant = "classic"\nlanguage = "en"\n[players]\n11 = "X"\n') == [
+        "club.toml:4: players.11: a seat number from 1 to 10"
+    ]

@@ -1,0 +1,114 @@
+"""A crash or power cut loses nothing: `kill -9` of a real `narrator play`, then `narrator resume`.
+
+The journal appends and flushes every input before applying it, so after the resume every typed
+input is in the journal exactly once and the game ends exactly as an uninterrupted one."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from narrator.config import load_config
+from narrator.journal import Journal, read
+from narrator.session import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+LIVE = ROOT / "tests" / "transcripts" / "classic_en_live.txt"
+
+CONFIG = """variant = "classic"
+language = "en"
+[dealing]
+roles = { 1 = "sheriff", 2 = "don", 3 = "mafia", 4 = "mafia" }
+[timers]       # long enough that only the typed `timeout` lines end a phase
+speech = 600
+tie_speech = 300
+last_words = 300
+vote = 120
+night_step = 120
+night_zero_step = 120
+mafia_meeting = 300
+[input]
+engine = "none"
+"""
+
+
+def typed_lines() -> list[str]:
+    return [l.split("#")[0].strip() for l in LIVE.read_text().splitlines() if l.split("#")[0].strip()]
+
+
+def start(args: list[str], tmp_path: Path) -> subprocess.Popen:
+    env = {**os.environ, "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen([sys.executable, "-m", "narrator.cli", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+
+
+def wait_for_events(journal: Path, n: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if journal.exists():
+            try:
+                if len(read(journal).events) >= n:
+                    return
+            except ValueError:
+                pass
+        time.sleep(0.05)
+    raise AssertionError(f"the journal never reached {n} events")
+
+
+@pytest.mark.parametrize("cut", [5, 31, 57])
+def test_kill_9_then_resume_loses_nothing_and_applies_nothing_twice(cut, tmp_path):
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(CONFIG)
+    journal = tmp_path / "journal.jsonl"
+    lines = typed_lines()
+
+    play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
+    play.stdin.write("\n".join(lines[:cut]) + "\n")
+    play.stdin.flush()
+    wait_for_events(journal, cut + 1)             # the deal and every typed input
+    play.send_signal(signal.SIGKILL)
+    play.wait(timeout=10)
+
+    resume = start(["resume", "--journal", str(journal)], tmp_path)
+    out, err = resume.communicate("\n".join(lines[cut:]) + "\n", timeout=60)
+    assert resume.returncode == 0, err
+    assert "game over: town" in out
+
+    contents = read(journal)
+    assert contents.finished and not contents.torn
+    assert len(contents.events) == len(lines) + 1     # nothing lost, nothing applied twice
+    session = Session(load_config(cfg), fixed_night_steps=True)
+    session.start()
+    for ev in contents.events:
+        session.feed(ev)
+    assert session.game.winner == "town"
+
+
+def test_a_line_torn_by_the_crash_was_never_applied_and_is_dropped(tmp_path):
+    j = Journal.create(tmp_path / "j.jsonl", "club.toml", CONFIG, {})
+    j.append(Session(load_config_text()).dealing_event())
+    j.close()
+    with open(tmp_path / "j.jsonl", "a") as fh:
+        fh.write('{"t": 1, "event": {"type": "tim')            # power cut mid-write
+    contents = read(tmp_path / "j.jsonl")
+    assert contents.torn and len(contents.events) == 1
+    Journal.reopen(tmp_path / "j.jsonl").append(Session(load_config_text()).dealing_event())
+    assert len(read(tmp_path / "j.jsonl").events) == 2
+
+
+def test_resume_without_a_journal_says_what_to_do(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "narrator.cli", "resume", "--journal", str(tmp_path / "none.jsonl")],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "there is no game to resume" in r.stderr
+
+
+def load_config_text():
+    from narrator.config import parse_config
+
+    return parse_config(CONFIG, "club.toml")

@@ -1,0 +1,105 @@
+"""Narration text and command sentences: complete in every language, plurals right."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from narrator.flow.game import Game
+from narrator.language import LANGUAGES, Command, Malformed, load_voice, plural_categories, voices_dir
+
+PRESENT = [lang for lang in LANGUAGES if (voices_dir() / f"{lang}.toml").exists()]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def placeholders(template) -> set[str]:
+    texts = template.values() if isinstance(template, dict) else [template]
+    return {f for t in texts for _, f, _, _ in string.Formatter().parse(t) if f}
+
+
+def test_english_and_russian_are_present():
+    assert {"en", "ru"} <= set(PRESENT)
+
+
+@pytest.mark.parametrize("lang", [l for l in PRESENT if l != "en"])
+def test_every_line_exists_in_every_language_with_the_same_placeholders(lang):
+    en, other = load_voice("en"), load_voice(lang)
+    assert set(other.lines) == set(en.lines)
+    for line, template in en.lines.items():
+        assert placeholders(other.lines[line]) == placeholders(template), f"{lang}: {line}"
+
+
+@pytest.mark.parametrize("lang", PRESENT)
+def test_plural_lines_give_every_plural_form_of_the_language(lang):
+    v = load_voice(lang)
+    for line, template in v.lines.items():
+        if isinstance(template, dict):
+            assert set(template) == set(plural_categories(lang)), f"{lang}: {line}"
+
+
+def test_every_line_the_core_says_is_in_the_voice_files():
+    source = "\n".join(p.read_text() for p in (ROOT / "narrator").rglob("*.py"))
+    used = set(re.findall(r'(?:_say|Refused|Tell\(\w+,|Answer)\(\s*"([a-z_]+)"', source))
+    used |= set(re.findall(r'"(check_[a-z_]+|reject_[a-z_]+|awaiting_[a-z_]+|step_[a-z_]+)"', source))
+    missing = {u for u in used if u not in load_voice("en").lines and not u.endswith("_")}
+    assert not missing
+
+
+def test_russian_plural_forms():
+    ru = load_voice("ru")
+    assert [ru.render("vote_count", {"seat": 3, "n": n}) for n in (1, 2, 5, 11, 21, 22, 25)] == [
+        "Игрок 3: 1 голос.", "Игрок 3: 2 голоса.", "Игрок 3: 5 голосов.", "Игрок 3: 11 голосов.",
+        "Игрок 3: 21 голос.", "Игрок 3: 22 голоса.", "Игрок 3: 25 голосов.",
+    ]
+
+
+def test_lists_of_seats_read_naturally():
+    assert load_voice("en").render("nominees", {"seats": [3, 5, 7]}) == "Nominated for the vote: 3, 5 and 7."
+    assert load_voice("ru").render("nominees", {"seats": [3, 7]}) == "На голосование выставлены: 3 и 7."
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    ("I'm submitting player number seven", Command("nominate", 7)),
+    ("I am submitting player 7 for vote", Command("nominate", 7)),
+    ("im submitting player number ten", Command("nominate", 10)),
+    ("I'm revoking player 7 from vote", Command("revoke", 7)),
+    ("Thank you.", Command("end_speech")),
+    ("pass", Command("end_speech")),
+    ("cancel", Command("cancel")),
+    ("I'm submitting", Malformed("nominate", "I'm submitting")),
+    ("seven", None),
+    ("I saw seven vote for three", None),
+])
+def test_english_commands(sentence, expected):
+    assert load_voice("en").parse(sentence) == expected
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    ("Выставляю игрока номер семь", Command("nominate", 7)),
+    ("выставляю седьмого", Command("nominate", 7)),
+    ("Я выставляю игрока номер 10", Command("nominate", 10)),
+    ("выставляю четвёртого", Command("nominate", 4)),
+    ("снимаю игрока номер семь", Command("revoke", 7)),
+    ("Спасибо", Command("end_speech")),
+    ("пас", Command("end_speech")),
+    ("отмена", Command("cancel")),
+    ("выставляю", Malformed("nominate", "выставляю")),
+    ("семь", None),
+])
+def test_russian_commands(sentence, expected):
+    assert load_voice("ru").parse(sentence) == expected
+
+
+def test_a_bare_seat_number_is_understood_only_when_a_seat_is_asked_for():
+    en = load_voice("en")
+    assert en.parse("seven") is None
+    assert en.parse("seven", only={"seat"}) == Command("seat", 7)
+
+
+def test_the_grammar_lists_every_nomination_sentence():
+    phrases = load_voice("ru").phrases("nominate")
+    assert "выставляю игрока номер семь" in phrases and "выставляю седьмого" in phrases
+    assert all(load_voice("ru").parse(p) is not None for p in phrases[:200])

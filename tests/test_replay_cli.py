@@ -1,0 +1,101 @@
+"""`narrator replay` and `narrator check-config` as a user runs them (real processes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from narrator.config import load_config
+from narrator.protocol import inputs_of
+from narrator.replay import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSCRIPTS = ROOT / "tests" / "transcripts"
+
+
+def narrator(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "narrator.cli", *args], capture_output=True, text=True, input=stdin, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_complete_example_game_replays_to_its_end(lang, tmp_path):
+    out = tmp_path / "protocol.jsonl"
+    r = narrator("replay", str(TRANSCRIPTS / f"classic_{lang}_town_wins.txt"), "--config", f"examples/classic-{lang}.toml", "--protocol", str(out))
+    assert r.returncode == 0, r.stderr
+    protocol = [json.loads(line) for line in out.read_text().splitlines()]
+    types = {e["type"] for e in protocol}
+    assert {"nomination", "eliminated", "check", "game_over", "vote", "say"} <= types
+    assert protocol[-1] == {"type": "game_over", "winner": "town", "roles": protocol[-1]["roles"], "days": 3}
+    assert {"type": "check", "by": 1, "seat": 4, "result": "mafia"} in protocol
+    assert {"type": "eliminated", "seat": 10, "cause": "shot"} in protocol
+
+
+def test_the_protocol_is_deterministic_and_replays_to_itself():
+    cfg = load_config(ROOT / "examples" / "classic-en.toml")
+    text = (TRANSCRIPTS / "classic_en_town_wins.txt").read_text()
+    first = replay(text, cfg).protocol
+    assert replay(text, cfg).protocol == first
+    # the protocol's own inputs give the same protocol: it is a complete record of the game
+    from narrator.protocol import entries
+    from narrator.session import Session
+
+    s = Session(cfg)
+    again = entries(s.start(), s.voice)
+    for ev in inputs_of(first):
+        again += entries(s.feed(ev), s.voice)
+    assert again == first
+
+
+def test_an_invalid_line_is_reported_with_its_number_and_the_replay_goes_on(tmp_path):
+    t = tmp_path / "bad.txt"
+    t.write_text("deal 1=sheriff 2=don 3=mafia 4=mafia\nsay I'm submitting player number 42\nfrobnicate 3\nsay thank you\n")
+    r = narrator("replay", str(t))
+    assert r.returncode == 1
+    assert "bad.txt:2: refused: There is no seat 42" in r.stderr
+    assert "bad.txt:3: unknown input 'frobnicate'" in r.stderr
+    assert "waiting for player 2 to finish speaking" in r.stderr
+    assert '"type": "speech", "seat": 2' in r.stdout        # line 4 was still played
+
+
+def test_a_transcript_without_a_deal_needs_a_fixed_or_seeded_config(tmp_path):
+    t = tmp_path / "nodeal.txt"
+    t.write_text("say thank you\n")
+    r = narrator("replay", str(t))
+    assert r.returncode == 1 and "start the transcript with a deal line" in r.stderr
+    cfg = tmp_path / "seeded.toml"
+    cfg.write_text('variant = "classic"\nlanguage = "en"\n[dealing]\nmode = "seeded"\nseed = 7\n')
+    r = narrator("replay", str(t), "--config", str(cfg))
+    assert '"type": "deal"' in r.stdout and "waiting for player 2" in r.stderr
+
+
+def test_check_config_names_file_line_and_key(tmp_path):
+    cfg = tmp_path / "club.toml"
+    cfg.write_text('variant = "classic"\nlanguage = "en"\n\n[rules]\nlast_word = true\n\n[timers]\nspeech = "long"\n')
+    r = narrator("check-config", str(cfg))
+    assert r.returncode == 1
+    assert f"{cfg}:5: rules.last_word: unknown key" in r.stderr
+    assert f"{cfg}:8: timers.speech: must be int" in r.stderr
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in (ROOT / "examples").glob("*.toml")))
+def test_every_example_config_is_valid(example):
+    r = narrator("check-config", f"examples/{example}")
+    assert r.returncode == 0, r.stderr
+
+
+def test_simulate_prints_one_json_object_with_no_violations():
+    r = narrator("simulate", "--variant", "classic", "--games", "60", "--seed", "1")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert result["games"] == 60 and result["violations"] == 0
+    assert result["wins"]["town"] > 0 and result["wins"]["mafia"] > 0
+    assert set(result) >= {"games", "wins", "mean_days", "violations", "games_per_second"}
+
+
+def test_simulate_refuses_an_unknown_variant():
+    r = narrator("simulate", "--variant", "chess")
+    assert r.returncode == 2 and "unknown variant 'chess'" in r.stderr
