@@ -63,7 +63,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
     },
     "night": {
         "jitter_ms": Option(0, int, "random extra length of every night step, the same for every role", 0, 10000),
-        "ack_ms": Option(30, int, "a phone's night tap is answered this long after it arrives, awake or not", 5, 1000),
+        "ack_ms": Option(20, int, "a phone's night tap is answered this long after it arrives, awake or not", 5, 1000),
     },
     "journal": {
         "path": Option("", str, "the journal file (empty: ~/.local/state/narrator/journal.jsonl)"),
@@ -85,6 +85,7 @@ class Config:
     rules: dict = field(default_factory=dict)
     timers: dict = field(default_factory=dict)
     sections: dict[str, dict] = field(default_factory=dict)
+    roles: dict[str, int] = field(default_factory=dict)  # special role -> count at this table
 
     def section(self, name: str) -> dict:
         return self.sections[name]
@@ -170,7 +171,7 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     elif not (voices_dir() / f"{language}.toml").exists():
         problem(("language",), f"no narration for {language!r} yet (voices/{language}.toml is missing)")
 
-    known_top = {"variant", "language", "seats", "players", "dealing", "rules", "timers", *ADAPTER_SECTIONS}
+    known_top = {"variant", "language", "seats", "players", "dealing", "roles", "rules", "timers", *ADAPTER_SECTIONS}
     for key in data:
         if key not in known_top:
             problem((key,), f"unknown key; known keys are {', '.join(sorted(known_top))}")
@@ -212,6 +213,25 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                 values[key] = str(value) if spec[key].kind is str else value
         return values
 
+    roles: dict[str, int] = {}
+    if variant is not None:
+        overrides = {}
+        allowed = sorted(set(variant.table(seats)) | set(variant.optional_roles))
+        for role, count in table("roles").items():
+            if role not in allowed:
+                problem(("roles", role), f"not a role of {variant.name}; one of {', '.join(allowed)}")
+            elif not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                problem(("roles", role), f"a count of players (0 or more), not {count!r}")
+            else:
+                overrides[role] = count
+        roles = variant.roles_for(seats, overrides)
+        if sum(roles.values()) >= seats:
+            problem(("roles",), f"{sum(roles.values())} special roles leave no citizen at {seats} seats")
+        if not any(r in ("mafia", "don", "protected_mafia") for r in roles):
+            problem(("roles",), "a game needs at least one mafioso")
+        if "lovers" in table("roles") or "kamikaze" in table("roles"):
+            pass
+
     rules = options("rules", variant.rules) if variant else {}
     timers = options("timers", variant.timers) if variant else {}
     sections = {name: options(name, spec) for name, spec in ADAPTER_SECTIONS.items()}
@@ -252,7 +272,7 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         if not dealing["roles"]:
             problem(("dealing", "roles"), "dealing mode fixed needs roles = { seat = \"role\", … }")
         else:
-            _, err = validate_deal(variant, seats, dealing["roles"])
+            _, err = validate_deal(roles, seats, dealing["roles"])
             if err:
                 problem(("dealing", "roles"), err)
     if dealing["mode"] == "seeded" and dealing["seed"] is None:
@@ -260,7 +280,7 @@ def parse_config(text: str, path: str = "<config>") -> Config:
 
     if problems:
         raise ConfigError(problems)
-    return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections)
+    return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections, roles)
 
 
 def load_config(path: str | Path) -> Config:

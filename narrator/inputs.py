@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .flow.events import Deal, EndSpeech, Event, Foul, Nominate, Revoke, Tap, Timeout
+from .flow.events import Deal, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .language import Command, Malformed, Voice
 from .rules.roles import ROLE_ALIASES
 
@@ -33,11 +33,23 @@ YES = {"yes", "y", "да", "ja", "igen", "for", "за"}
 NO = {"no", "n", "нет", "nej", "nein", "nem", "against", "против"}
 
 
+# What may be said during the day in each rule system: classic nominations come from the speaker,
+# while in sverige and hungariq anyone may speak, so their sentences name the speaker too.
+DAY_COMMANDS = {
+    "classic": {"nominate", "revoke", "cancel", "end_speech"},
+    "sverige": {"nominate_by", "withdraw_by", "extension", "end_speech"},
+    "hungariq": {"accuse", "end_speech"},
+    "grundregeln": {"end_speech"},
+}
+
+
 def command_event(cmd: Command) -> Event:
-    if cmd.kind == "nominate":
+    if cmd.kind in ("nominate", "nominate_by", "accuse"):
         return Nominate(cmd.seat, cmd.by)
-    if cmd.kind == "revoke":
+    if cmd.kind in ("revoke", "withdraw_by"):
         return Revoke(cmd.seat, cmd.by)
+    if cmd.kind == "extension":
+        return Extend()
     if cmd.kind == "cancel":
         return Revoke(None, cmd.by)
     if cmd.kind == "end_speech":
@@ -45,8 +57,8 @@ def command_event(cmd: Command) -> Event:
     raise InputError(f"command {cmd.kind!r} is not used during the day")
 
 
-def sentence_event(text: str, voice: Voice) -> Event | Talk:
-    parsed = voice.parse(text)
+def sentence_event(text: str, voice: Voice, variant: str = "classic") -> Event | Talk:
+    parsed = voice.parse(text, only=DAY_COMMANDS.get(variant))
     if isinstance(parsed, Malformed):
         line = "not_understood_revoke" if parsed.kind == "revoke" else "not_understood"
         raise InputError(f"not a valid {parsed.kind} sentence: {text!r}", line)
@@ -62,7 +74,7 @@ def _int(word: str, what: str) -> int:
         raise InputError(f"{what} must be a seat number, not {word!r}") from None
 
 
-def parse_line(line: str, voice: Voice) -> Event | Talk | None:
+def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Talk | None:
     """One transcript or console line as an event; None for a blank line or a comment."""
     # "#" starts a comment on any line; no sentence said at a table contains one
     text = line.split("#", 1)[0].strip()
@@ -74,16 +86,20 @@ def parse_line(line: str, voice: Voice) -> Event | Talk | None:
     if word == "say":
         if not rest:
             raise InputError("say needs a sentence")
-        return sentence_event(rest, voice)
+        return sentence_event(rest, voice, variant)
     if word == "deal":
-        roles = []
+        roles, extras = [], []
         for item in rest.split():
+            if "+" in item:  # a second-deal flag: 5+lover, 6+kamikaze (seed 001)
+                seat, _, flag = item.partition("+")
+                extras.append((_int(seat, "deal seat"), flag.lower()))
+                continue
             seat, eq, role = item.partition("=")
             if not eq or not role:
-                raise InputError(f"deal takes seat=role pairs, not {item!r}")
+                raise InputError(f"deal takes seat=role pairs (and seat+lover, seat+kamikaze), not {item!r}")
             role = role.lower()
             roles.append((_int(seat, "deal seat"), ROLE_ALIASES.get(role, role)))
-        return Deal(tuple(roles))
+        return Deal(tuple(roles), tuple(extras))
     if word == "tap":
         parts = rest.split()
         if len(parts) != 2:
@@ -100,8 +116,15 @@ def parse_line(line: str, voice: Voice) -> Event | Talk | None:
         if len(parts) != 1:
             raise InputError("foul takes one seat: foul 4")
         return Foul(_int(parts[0], "foul seat"))
+    if word == "leave":
+        parts = rest.split()
+        if len(parts) != 1:
+            raise InputError("leave takes one seat: leave 4")
+        return Leave(_int(parts[0], "leave seat"))
+    if word == "extend":
+        return Extend()
     if word == "timeout":
         if rest:
             raise InputError("timeout takes nothing after it")
         return Timeout()
-    raise InputError(f"unknown input {word!r}: use deal, say, tap, foul or timeout")
+    raise InputError(f"unknown input {word!r}: use deal, say, tap, foul, leave, extend or timeout")

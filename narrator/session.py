@@ -18,7 +18,7 @@ class Session:
     def __init__(self, config: Config, fixed_night_steps: bool = False):
         self.config = config
         self.voice: Voice = load_voice(config.language)
-        self.game = Game(config.variant, config.rules, config.timers, config.seats, fixed_night_steps)
+        self.game = Game(config.variant, config.rules, config.timers, config.seats, fixed_night_steps, config.roles)
 
     def start(self) -> list[Effect]:
         return self.game.start()
@@ -29,11 +29,11 @@ class Session:
         return self.game.apply(item)
 
     def parse(self, line: str) -> Event | Talk | None:
-        return parse_line(line, self.voice)
+        return parse_line(line, self.voice, self.config.variant.name)
 
     def hear(self, sentence: str) -> Event | Talk:
         """A sentence heard at the table (or typed as one); raises InputError when malformed."""
-        return sentence_event(sentence, self.voice)
+        return sentence_event(sentence, self.voice, self.config.variant.name)
 
     def dealing_event(self, rng: random.Random | None = None) -> Deal | None:
         """The deal the config asks for; None when the table must give it (random dealing in replay)."""
@@ -44,7 +44,7 @@ class Session:
             rng = random.Random(d["seed"])
         elif rng is None:
             return None
-        roles = deal(self.config.variant, self.config.seats, rng)
+        roles = deal(self.config.roles, self.config.seats, rng)
         return Deal(tuple(sorted((s, r) for s, r in roles.items() if r != "citizen")))
 
     def awaiting_text(self) -> str:

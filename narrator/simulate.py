@@ -11,7 +11,7 @@ import random
 import time
 
 from .flow.effects import Record, Reject
-from .flow.events import Deal, EndSpeech, Foul, Nominate, Revoke, Tap, Timeout
+from .flow.events import Deal, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.game import Game
 from .protocol import entries, inputs_of
 from .rules.dealing import deal
@@ -19,7 +19,10 @@ from .rules.roles import MAFIA, team_of
 from .rules.variants import VARIANTS, Variant
 
 MAX_EVENTS = 20000
-ACTS = {"nomination": "by", "vote": "voter", "shot_fired": "by", "check": "by", "revocation": "by"}
+# who acts in each protocol entry: none of them may be dead at that moment (the tie-break of
+# grundregeln and a dying kamikaze's choice are the rules' own exceptions, recorded apart)
+ACTS = {"nomination": "by", "vote": "voter", "shot_fired": "by", "check": "by", "revocation": "by",
+        "protect": "by", "block": "by", "watch": "by", "accusation": "by"}
 
 
 def defaults(variant: Variant) -> tuple[dict, dict]:
@@ -29,21 +32,20 @@ def defaults(variant: Variant) -> tuple[dict, dict]:
     )
 
 
-def snapshot(g: Game) -> tuple:
-    return (
-        g.state,
-        tuple(g.alive),
-        tuple(st.fouls for st in g.seats.values()),
-        tuple(g.nominations),
-        tuple(sorted(g.votes.items())),
-        tuple(sorted(g.answers.items())),
-        tuple(sorted((k, tuple(v)) for k, v in g.shots.items())),
-        tuple(sorted(g.checked)),
-        g.speaker,
-        g.step_index,
-        tuple(g.speech_queue),
-        g.day,
-    )
+IMMUTABLE = {"out", "variant", "rules", "timers", "role_counts", "steps", "n", "fixed_night_steps"}
+
+
+def snapshot(g) -> dict:
+    """Everything that makes up the game's state, to prove a refused input changed nothing."""
+    state = {k: repr(v) for k, v in vars(g).items() if k not in IMMUTABLE}
+    state["seats"] = tuple((st.role, st.alive, st.fouls, st.skip_next_speech, st.lover, st.kamikaze, st.pardoned)
+                           for st in g.seats.values())
+    return state
+
+
+SPEECH_STATES = {"speeches", "tie_speeches", "last_words", "nominee_speeches", "accused_last_word", "defences", "debate"}
+TAP_VOTES = {"voting", "revote", "pointing", "runoff", "final_vote"}
+YES_NO = {"all_leave_vote", "support_vote", "execution_vote"}
 
 
 class RandomPlayer:
@@ -55,68 +57,101 @@ class RandomPlayer:
         self.illegal_rate = illegal_rate
         self.foul_rate = foul_rate
 
-    def legal(self, g: Game):
+    def legal(self, g):
         r = self.rng
         st = g.state
         alive = g.alive
-        if st in ("speeches", "tie_speeches", "last_words"):
-            if r.random() < self.foul_rate:
-                return Foul(r.choice(alive))
-            if st == "speeches":
-                mine = any(b == g.speaker for b, _ in g.nominations)
-                if g.nominated_this_speech is not None and r.random() < 0.05:
-                    return Revoke(g.nominated_this_speech)
-                if not mine and r.random() < 0.45:
-                    taken = {s for _, s in g.nominations}
-                    free = [s for s in alive if s not in taken]
-                    if free:
-                        return Nominate(r.choice(free))
+        if g.rules.get("fouls") and st in SPEECH_STATES and r.random() < self.foul_rate:
+            return Foul(r.choice(alive))
+        if st == "speeches":
+            mine = any(b == g.speaker for b, _ in g.nominations)
+            if g.nominated_this_speech is not None and r.random() < 0.05:
+                return Revoke(g.nominated_this_speech)
+            if not mine and r.random() < 0.45:
+                taken = {s for _, s in g.nominations}
+                free = [s for s in alive if s not in taken]
+                if free:
+                    return Nominate(r.choice(free))
+        if st in SPEECH_STATES:
             return EndSpeech() if r.random() < 0.85 else Timeout()
-        if st in ("voting", "revote"):
+        if st in TAP_VOTES:
             waiting = [s for s in alive if s not in g.votes]
             if waiting and r.random() < 0.93:
-                return Tap(r.choice(waiting), r.choice(g.candidates))
+                voter = r.choice(waiting)
+                options = [c for c in g.candidates if c != voter or st != "pointing"] or g.candidates
+                return Tap(voter, r.choice(options))
             return Timeout()
-        if st == "all_leave_vote":
+        if st in YES_NO:
             waiting = [s for s in alive if s not in g.answers]
             if waiting and r.random() < 0.93:
                 return Tap(r.choice(waiting), answer=r.random() < 0.5)
             return Timeout()
+        if st == "hand_vote":
+            waiting = [s for s in alive if s not in g.voted]
+            if waiting and r.random() < 0.6:
+                return Tap(r.choice(waiting), g.ballot[g.ballot_index])
+            return Timeout()
+        if st in ("discussion", "last_call") and g.variant.day == "sverige":
+            x = r.random()
+            if x < 0.25:
+                free = [s for s in alive if s not in g.noms]
+                if free and len(alive) > 1:
+                    by = r.choice(free)
+                    return Nominate(r.choice([s for s in alive if s != by]), by=by)
+            if x < 0.3 and g.noms:
+                return Revoke(None, by=r.choice(sorted(g.noms)))
+            if g.offering and r.random() < 0.5:
+                return Extend()
+            return Timeout()
+        if st == "accusations":
+            if r.random() < 0.7:
+                return Nominate(r.choice(alive), by=r.choice(alive))
+            return Timeout()
+        if st == "discussion":
+            return EndSpeech() if r.random() < 0.5 else Timeout()
+        if st == "tie_break":
+            if r.random() < 0.9:
+                return Tap(g.decider, r.choice(g.candidates))
+            return Timeout()
+        if st == "kamikaze":
+            if r.random() < 0.9:
+                return Tap(g.kamikaze_queue[0], r.choice(alive))
+            return Timeout()
         if st == "night":
             step = g.step
             if step is not None and step.action:
-                awake = g.awake_seats()
-                if step.action == "shoot":
-                    todo = [s for s in awake if s not in g.shots]
-                    if todo and r.random() < 0.95:
+                done = g.intents.get(step.name, {})
+                todo = [s for s in g.awake_seats() if s not in done]
+                if todo and r.random() < 0.95:
+                    seat = r.choice(todo)
+                    others = [s for s in alive if s != seat] or alive
+                    if step.action in ("shoot", "mafia_vote"):
                         town = [s for s in alive if team_of(g.role(s)) != MAFIA] or alive
-                        # a mafia mostly agrees on one victim: the first shooter picks, others follow
-                        agreed = next(iter(g.shots.values()), [None])[-1] if g.shots else None
+                        agreed = next((t[-1] for t in done.values()), None)
                         target = agreed if agreed is not None and r.random() < 0.9 else r.choice(town)
-                        return Tap(r.choice(todo), target)
-                else:
-                    todo = [s for s in awake if s not in g.checked]
-                    others = [s for s in alive if s not in todo]
-                    if todo and others and r.random() < 0.95:
-                        return Tap(todo[0], r.choice(others))
+                        return Tap(seat, target)
+                    return Tap(seat, r.choice(others))
+            if g.variant.name == "sverige" and r.random() < 0.002:
+                return Leave(r.choice(alive))
             return Timeout()
         return Timeout()
 
-    def illegal(self, g: Game):
+    def illegal(self, g):
         r = self.rng
-        dead = [s for s in g.seats if not g.seats[s].alive]
+        dead = [s for s in g.seats if not g.seats[s].alive and s != g.speaker]
         options = [Tap(g.n + 1 + r.randrange(3), 1), Nominate(0)]
-        if dead:
+        if dead and g.state != "kamikaze" and g.state != "tie_break":
             d = r.choice(dead)
-            options += [Tap(d, r.choice(g.alive)), Foul(d) if g.state != "last_words" else Tap(d, 1)]
+            options += [Tap(d, r.choice(g.alive)), Nominate(r.choice(g.alive), by=d) if g.variant.day != "classic" else Tap(d, 1)]
+            if g.rules.get("fouls") and g.state != "last_words":
+                options.append(Foul(d))
         if g.state == "night":
-            asleep = [s for s in g.alive if s not in g.awake_seats()]
+            awake = g.awake_seats()
+            asleep = [s for s in g.alive if s not in awake]
             if asleep and g.step is not None and g.step.action:
                 options.append(Tap(r.choice(asleep), r.choice(g.alive)))
-        if g.state in ("voting", "revote"):
-            voted = list(g.votes)
-            if voted:
-                options.append(Tap(r.choice(voted), g.candidates[0]))
+        if g.state in TAP_VOTES and g.votes:
+            options.append(Tap(r.choice(list(g.votes)), g.candidates[0]))
         if g.state == "speeches" and g.speaker is not None:
             others = [s for s in g.alive if s != g.speaker]
             if others:
@@ -124,11 +159,13 @@ class RandomPlayer:
         return r.choice(options)
 
 
-def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, seats: int, check_replay: bool, violations: list[str]):
-    g = Game(variant, rules, timers, seats)
+def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, seats: int, check_replay: bool,
+             violations: list[str], role_overrides: dict | None = None):
+    counts = variant.roles_for(seats, role_overrides)
+    g = Game(variant, rules, timers, seats, roles=counts)
     player = RandomPlayer(rng)
     protocol = entries(g.start(), None)
-    roles = deal(variant, seats, rng)
+    roles = deal(counts, seats, rng)
     protocol += entries(g.apply(Deal(tuple(sorted(roles.items())))), None)
     for _ in range(MAX_EVENTS):
         if g.state == "over":
@@ -143,12 +180,12 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
                 violations.append(f"refused input changed the game: {ev}")
             continue
         ev = player.legal(g)
-        alive = set(g.alive)
+        alive = set(g.alive) | ({g.speaker} if g.state == "last_words" else set())
         effects = g.apply(ev)
         for e in effects:
             if isinstance(e, Record):
                 t = e.entry["type"]
-                if t in ACTS and e.entry[ACTS[t]] not in alive:
+                if t in ACTS and e.entry[ACTS[t]] is not None and e.entry[ACTS[t]] not in alive:
                     violations.append(f"dead seat {e.entry[ACTS[t]]} acted: {e.entry}")
                 elif t == "eliminated":
                     alive.discard(e.entry["seat"])
@@ -157,7 +194,7 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
         violations.append("a game did not end")
     g.close()
     if check_replay:
-        h = Game(variant, rules, timers, seats)
+        h = Game(variant, rules, timers, seats, roles=counts)
         again = entries(h.start(), None)
         for ev in inputs_of(protocol):
             again += entries(h.apply(ev), None)
@@ -168,7 +205,7 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
 
 
 def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None, timers: dict | None = None,
-             seats: int | None = None, check_replay: bool = True, progress=None) -> dict:
+             seats: int | None = None, check_replay: bool = True, progress=None, roles: dict | None = None) -> dict:
     variant = VARIANTS[variant_name]
     d_rules, d_timers = defaults(variant)
     d_rules.update(rules or {})
@@ -180,7 +217,7 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     violations: list[str] = []
     started = time.perf_counter()
     for i in range(games):
-        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations)
+        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles)
         if g.winner:
             wins[g.winner] += 1
         days += g.day
@@ -190,6 +227,7 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     return {
         "variant": variant_name,
         "seats": seats,
+        "roles": variant.roles_for(seats, roles),
         "games": games,
         "seed": seed,
         "wins": wins,

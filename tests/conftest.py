@@ -12,8 +12,13 @@ from narrator.session import Session
 STANDARD_DEAL = "1=sheriff 2=don 3=mafia 4=mafia"
 
 
-def config_text(lang: str = "en", rules: dict | None = None, timers: dict | None = None, extra: str = "") -> str:
-    text = f'variant = "classic"\nlanguage = "{lang}"\n'
+def config_text(lang: str = "en", rules: dict | None = None, timers: dict | None = None, extra: str = "",
+                variant: str = "classic", seats: int | None = None, roles: dict | None = None) -> str:
+    text = f'variant = "{variant}"\nlanguage = "{lang}"\n'
+    if seats:
+        text += f"seats = {seats}\n"
+    if roles:
+        text += "[roles]\n" + "".join(f"{k} = {v}\n" for k, v in roles.items())
     if rules:
         text += "[rules]\n" + "".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}\n" for k, v in rules.items())
     if timers:
@@ -24,8 +29,9 @@ def config_text(lang: str = "en", rules: dict | None = None, timers: dict | None
 class Table:
     """A classic game driven by transcript lines, keeping every effect for the assertions."""
 
-    def __init__(self, deal: str | None = STANDARD_DEAL, lang: str = "en", fixed_night_steps: bool = False, **rules):
-        self.config = parse_config(config_text(lang, rules))
+    def __init__(self, deal: str | None = STANDARD_DEAL, lang: str = "en", fixed_night_steps: bool = False,
+                 variant: str = "classic", seats: int | None = None, roles: dict | None = None, **rules):
+        self.config = parse_config(config_text(lang, rules, variant=variant, seats=seats, roles=roles))
         self.session = Session(self.config, fixed_night_steps=fixed_night_steps)
         self.effects = list(self.session.start())
         if deal is not None:

@@ -23,7 +23,7 @@ def test_variant_and_language_alone_are_a_complete_config():
 
 def test_missing_required_keys():
     assert problems("") == [
-        "club.toml:1: variant: missing; one of classic",
+        "club.toml:1: variant: missing; one of classic, sverige, hungariq, grundregeln",
         "club.toml:1: language: missing; one of en, ru, sv, hu, de",
     ]
 
@@ -31,16 +31,16 @@ def test_missing_required_keys():
 def test_unknown_keys_are_errors_never_silent():
     text = 'variant = "classic"\nlanguage = "en"\ncolour = "red"\n[rules]\nlastwords = false\n'
     assert problems(text) == [
-        "club.toml:3: colour: unknown key; known keys are companion, dealing, input, journal, language, night, players, rules, seats, timers, variant, voice",
-        "club.toml:5: rules.lastwords: unknown key; known keys are draw_after_quiet_cycles, first_day_single_nominee_vote, last_words, last_words_after_shot, second_shot_misses, self_nomination, single_nominee_eliminated, three_way_tie_twice_ends, tie_speeches",
+        "club.toml:3: colour: unknown key; known keys are companion, dealing, input, journal, language, night, players, roles, rules, seats, timers, variant, voice",
+        "club.toml:5: rules.lastwords: unknown key; known keys are draw_after_quiet_cycles, first_day_single_nominee_vote, fouls, last_words, last_words_after_shot, second_shot_misses, self_nomination, single_nominee_eliminated, three_way_tie_twice_ends, tie_speeches",
     ]
 
 
 def test_bad_values_name_their_line():
-    text = 'variant = "classic"\nlanguage = "xx"\nseats = 12\n[timers]\nspeech = 0\n[voice]\noutput = "loud"\n'
+    text = 'variant = "classic"\nlanguage = "xx"\nseats = 9\n[timers]\nspeech = 0\n[voice]\noutput = "loud"\n'
     got = problems(text)
     assert "club.toml:2: language: unknown language 'xx'; one of en, ru, sv, hu, de" in got
-    assert "club.toml:3: seats: classic is played with 10 seats, not 12" in got
+    assert "club.toml:3: seats: classic is played with 10 to 20 seats, not 9" in got
     assert "club.toml:5: timers.speech: must be at least 5, not 0" in got
     assert "club.toml:7: voice.output: must be one of text, speech, not 'loud'" in got
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Deal:
     roles: tuple[tuple[int, str], ...]  # (seat, role); seats not named are citizens
+    extras: tuple[tuple[int, str], ...] = ()  # second-deal flags: (seat, "lover" | "kamikaze")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +46,22 @@ class Timeout:
     pass
 
 
-Event = Deal | Nominate | Revoke | EndSpeech | Tap | Foul | Timeout
+@dataclass(frozen=True, slots=True)
+class Extend:
+    """Somebody asks for the day's time extension (seed 000)."""
 
-_NAMES = {Deal: "deal", Nominate: "nominate", Revoke: "revoke", EndSpeech: "end_speech", Tap: "tap", Foul: "foul", Timeout: "timeout"}
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A player who feels unwell leaves at night; the morning announces him as shot (seed 000)."""
+
+    seat: int
+
+
+Event = Deal | Nominate | Revoke | EndSpeech | Tap | Foul | Timeout | Extend | Leave
+
+_NAMES = {Deal: "deal", Nominate: "nominate", Revoke: "revoke", EndSpeech: "end_speech", Tap: "tap", Foul: "foul",
+          Timeout: "timeout", Extend: "extend", Leave: "leave"}
 _TYPES = {v: k for k, v in _NAMES.items()}
 
 
@@ -58,7 +72,9 @@ def event_to_dict(event: Event) -> dict:
         v = getattr(event, k)
         if v is None:
             continue
-        if k == "roles":
+        if k in ("roles", "extras"):
+            if not v and k == "extras":
+                continue
             v = {str(s): r for s, r in v}
         d[k] = v
     return d
@@ -68,5 +84,6 @@ def event_from_dict(d: dict) -> Event:
     d = dict(d)
     cls = _TYPES[d.pop("type")]
     if cls is Deal:
-        return Deal(tuple(sorted((int(s), r) for s, r in d["roles"].items())))
+        extras = tuple(sorted((int(s), f) for s, f in d.get("extras", {}).items()))
+        return Deal(tuple(sorted((int(s), r) for s, r in d["roles"].items())), extras)
     return cls(**d)

@@ -1,26 +1,55 @@
-"""Roles and the team each belongs to, across the variants."""
+"""Roles and the side each plays for, across the variants."""
 
 from __future__ import annotations
 
 MAFIA = "mafia"
 TOWN = "town"
+MANIAC = "maniac"
 
-# role -> team. A role's team decides wins and what a mafia check sees.
+# role -> team. The team decides wins and what a mafia check sees.
 TEAM_OF = {
-    # classic (seeds 002, 004)
+    # classic (seeds 002, 004); seed 002's extra roles for more than 10 players
     "don": MAFIA,
     "mafia": MAFIA,
     "sheriff": TOWN,
     "citizen": TOWN,
+    "putana": TOWN,
+    "policeman": TOWN,
+    "doctor": TOWN,
+    "maniac": MANIAC,
+    # sverige (seed 000)
+    "freemason": TOWN,
+    "avenger": TOWN,
+    # hungariq (seed 001)
+    "protected_mafia": MAFIA,
+    "inspector": TOWN,
+    "collaborator": TOWN,  # counted as a citizen, but wins when the mafia wins
+    "vogon": TOWN,
+    "bodyguard": TOWN,
+    "sarika": TOWN,
+    "protected_citizen": TOWN,
+    "grocer": TOWN,
+    "kamikaze_citizen": TOWN,
+    "kamikaze_mafia": MAFIA,
 }
 
 ROLE_ALIASES = {
     "civilian": "citizen",
     "town": "citizen",
     "red": "citizen",
+    "bybo": "citizen",
+    "villager": "citizen",
     "mafioso": "mafia",
+    "maffia": "mafia",
     "black": "mafia",
+    "läkare": "doctor",
+    "frimurare": "freemason",
+    "hämnare": "avenger",
+    "felügyelő": "inspector",
+    "kamikaze": "kamikaze",
 }
+
+KAMIKAZE_ROLES = ("kamikaze_citizen", "kamikaze_mafia")
 
 
 def team_of(role: str) -> str:

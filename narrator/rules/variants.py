@@ -1,20 +1,20 @@
-"""Each variant as data: its seats, roles, night steps, timers and rule options with seed defaults.
-
-A variant is mostly this table; the few rules that are genuinely special are hooks in the flow.
-"""
+"""Each variant as data: seats, role tables, night steps, timers and rule options with the seed
+that sets each default. The rules that are genuinely special are small hooks in the flow
+(one day procedure per rule system, a few night actions)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 
 @dataclass(frozen=True)
 class NightStep:
-    """One part of a night: who wakes, what they may do, which line opens and closes it."""
+    """One part of a night: who wakes, what they may do, which lines open and close it."""
 
     name: str
-    actors: tuple[str, ...]  # roles that wake in this step
-    action: str | None  # None: they only meet (night zero); else a key of the night actions
+    actors: tuple[str, ...]  # roles that wake in this step ("lover" and "freemason" work too)
+    action: str | None  # None: they only meet; else a key of flow.night.ACTIONS
     wake_line: str
     sleep_line: str
     timer: str  # which timer sets its length
@@ -24,7 +24,7 @@ class NightStep:
 class Option:
     default: object
     kind: type
-    source: str  # where the default comes from (seed and section), shown by check-config
+    source: str  # where the default comes from (seed and section)
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple | None = None
@@ -33,57 +33,80 @@ class Option:
 @dataclass(frozen=True)
 class Variant:
     name: str
-    seats: tuple[int, int]  # the allowed player counts (min, max)
-    roles: dict[str, int]  # role -> how many at the standard table; citizens fill the rest
-    night_zero: tuple[NightStep, ...]
+    seats: tuple[int, int]  # allowed player counts
+    day: str  # the day procedure: classic, sverige, hungariq, grundregeln
+    table: Callable[[int], dict[str, int]]  # standard special roles for a player count
+    night_zero: tuple[NightStep, ...]  # empty: the game starts with a killing night
     night: tuple[NightStep, ...]
+    optional_roles: tuple[str, ...] = ()  # roles a [roles] table may add
     rules: dict[str, Option] = field(default_factory=dict)
     timers: dict[str, Option] = field(default_factory=dict)
     default_seats: int = 10
+    extras: tuple[str, ...] = ()  # second-deal flags (lovers, kamikaze) a deal may add
 
+    def roles_for(self, seats: int, overrides: dict[str, int] | None = None) -> dict[str, int]:
+        counts = dict(self.table(seats))
+        for role, n in (overrides or {}).items():
+            counts[role] = n
+        return {r: n for r, n in counts.items() if n}
+
+    def step_roles(self) -> set[str]:
+        return {r for s in self.night_zero + self.night for r in s.actors}
+
+
+def _step(name, actors, action, wake, sleep, timer="night_step"):
+    return NightStep(name, tuple(actors), action, wake, sleep, timer)
+
+
+# ---------------------------------------------------------------- classic (seeds 002, 004)
+def classic_table(seats: int) -> dict[str, int]:
+    # 10 seats: 3 black of 10 (seed 004 §1). Above 10 (seed 002) the extra roles come from
+    # the config's [roles]; the mafia keeps about three in ten by default.
+    black = max(3, round(seats * 0.3))
+    return {"don": 1, "mafia": black - 1, "sheriff": 1}
+
+
+CLASSIC_NIGHT = (
+    _step("putana_visits", ["putana"], "block", "putana_wakes", "putana_sleeps"),
+    _step("mafia_shoots", ["don", "mafia"], "shoot", "mafia_wakes_shoot", "mafia_sleeps"),
+    _step("don_checks", ["don"], "check_sheriff", "don_wakes_check", "don_sleeps"),
+    _step("sheriff_checks", ["sheriff"], "check_mafia", "sheriff_wakes_check", "sheriff_sleeps"),
+    _step("policeman_checks", ["policeman"], "check_mafia", "policeman_wakes", "policeman_sleeps"),
+    _step("doctor_saves", ["doctor"], "protect", "doctor_wakes", "doctor_sleeps"),
+    _step("maniac_kills", ["maniac"], "kill_alone", "maniac_wakes", "maniac_sleeps"),
+)
 
 CLASSIC = Variant(
     name="classic",
-    seats=(10, 10),
-    roles={"don": 1, "mafia": 2, "sheriff": 1},
+    seats=(10, 20),
+    day="classic",
+    table=classic_table,
     night_zero=(
-        # seed 004 §4.2: Don shows himself, the mafia meet, the Sheriff meets the host
-        NightStep("don_meets", ("don",), None, "don_wakes_meet", "don_sleeps", "night_zero_step"),
-        NightStep("mafia_meets", ("don", "mafia"), None, "mafia_wakes_meet", "mafia_sleeps", "mafia_meeting"),
-        NightStep("sheriff_meets", ("sheriff",), None, "sheriff_wakes_meet", "sheriff_sleeps", "night_zero_step"),
+        # seed 004 §4.2: the Don shows himself, the mafia meet, the Sheriff meets the host
+        _step("don_meets", ["don"], None, "don_wakes_meet", "don_sleeps", "night_zero_step"),
+        _step("mafia_meets", ["don", "mafia"], None, "mafia_wakes_meet", "mafia_sleeps", "mafia_meeting"),
+        _step("sheriff_meets", ["sheriff"], None, "sheriff_wakes_meet", "sheriff_sleeps", "night_zero_step"),
     ),
-    night=(
-        # seed 004 §4.5 / seed 002: mafia shoots, Don looks for the Sheriff, Sheriff looks for mafia
-        NightStep("mafia_shoots", ("don", "mafia"), "shoot", "mafia_wakes_shoot", "mafia_sleeps", "night_step"),
-        NightStep("don_checks", ("don",), "check_sheriff", "don_wakes_check", "don_sleeps", "night_step"),
-        NightStep("sheriff_checks", ("sheriff",), "check_mafia", "sheriff_wakes_check", "sheriff_sleeps", "night_step"),
-    ),
+    # seed 002: Путана, Мафия, Дон, Шериф, Доктор, Маньяк (the Policeman, unplaced there, checks after the Sheriff)
+    night=CLASSIC_NIGHT,
+    optional_roles=("putana", "policeman", "maniac", "doctor"),
     rules={
-        "single_nominee_eliminated": Option(
-            True, bool, "VARIANTS.md classic [decide]: FIIM practice, a single nominee after day 1 leaves"
-        ),
-        "first_day_single_nominee_vote": Option(
-            False, bool, "seed 004 §4.4: on the first day a single nominee means no vote"
-        ),
+        "single_nominee_eliminated": Option(True, bool, "VARIANTS.md classic [decide]: FIIM practice, a single nominee after day 1 leaves"),
+        "first_day_single_nominee_vote": Option(False, bool, "seed 004 §4.4: on the first day a single nominee means no vote"),
         "last_words": Option(True, bool, "seed 004 §4.4: the eliminated player has last words"),
         "last_words_after_shot": Option(True, bool, "seed 004 §4.5: a shot player has last words at dawn"),
         "tie_speeches": Option(True, bool, "seed 004 §4.4: tied players speak 30 s before the re-vote"),
-        "three_way_tie_twice_ends": Option(
-            True, bool, "seed 004 §7: three or more tied twice end the vote (no all-leave vote)"
-        ),
-        "draw_after_quiet_cycles": Option(
-            3, int, "seed 004 §7: three day+night cycles with nobody leaving is a draw", 0, 20
-        ),
+        "three_way_tie_twice_ends": Option(True, bool, "seed 004 §7: three or more tied twice end the vote"),
+        "draw_after_quiet_cycles": Option(3, int, "seed 004 §7: three day+night cycles with nobody leaving is a draw", 0, 20),
         "second_shot_misses": Option(True, bool, "seed 004 §4.5: a mafioso who shoots twice makes it a miss"),
         "self_nomination": Option(True, bool, "seeds silent: a player may nominate himself"),
+        "fouls": Option(True, bool, "seed 004 §5-6: fouls are given by the referee"),
     },
     timers={
         "speech": Option(60, int, "seed 004 §4.3: one minute per speech", 5, 600),
         "tie_speech": Option(30, int, "seed 004 §4.4: 30 s for each tied player", 5, 300),
         "last_words": Option(60, int, "seed 004 §4.4 (seed 002 says 30 s)", 5, 300),
-        "fouled_turn": Option(
-            10, int, "seed 004 §6: a player with 3 fouls skips his speech but may still nominate", 3, 60
-        ),
+        "fouled_turn": Option(10, int, "seed 004 §6: a player with 3 fouls skips his speech but may still nominate", 3, 60),
         "vote": Option(20, int, "seed 004 §4.4: ~2 s a candidate; the window for all taps", 3, 120),
         "night_step": Option(10, int, "seed 004 §4.2: a check is limited to 10 s", 3, 120),
         "night_zero_step": Option(10, int, "seed 004 §4.2", 3, 120),
@@ -91,4 +114,131 @@ CLASSIC = Variant(
     },
 )
 
-VARIANTS = {v.name: v for v in (CLASSIC,)}
+
+# ---------------------------------------------------------------- sverige (seed 000)
+def sverige_table(seats: int) -> dict[str, int]:
+    # The seed's diagram is missing. Default: about a quarter mafia, the doctor "almost always",
+    # the sheriff above nine players, the avenger from 18 (seed 000, "Fastställ vilka roller").
+    # Checked by simulation (README, Balance).
+    table = {"mafia": max(1, round(seats / 4 - 0.01)), "doctor": 1 if seats >= 6 else 0}
+    if seats > 9:
+        table["sheriff"] = 1
+    if seats >= 18:
+        table["avenger"] = 1
+    return table
+
+
+SVERIGE = Variant(
+    name="sverige",
+    seats=(5, 30),
+    day="sverige",
+    table=sverige_table,
+    night_zero=(
+        _step("mafia_sees", ["mafia"], None, "mafia_wakes_see", "mafia_sleeps", "night_zero_step"),
+        _step("freemasons_meet", ["freemason"], None, "freemasons_wake_meet", "freemasons_sleep", "night_zero_step"),
+    ),
+    night=(
+        _step("mafia_kills", ["mafia"], "shoot", "mafia_wakes_kill", "mafia_sleeps"),
+        _step("doctor_saves", ["doctor"], "protect", "doctor_wakes", "doctor_sleeps"),
+        _step("sheriff_team", ["sheriff"], "check_team", "sheriff_wakes_team", "sheriff_sleeps"),
+        _step("avenger_shoots", ["avenger"], "kill_alone", "avenger_wakes", "avenger_sleeps"),
+    ),
+    optional_roles=("doctor", "sheriff", "freemason", "avenger"),
+    rules={
+        "organisation_rule": Option(True, bool, "seed 000 Mål: above ten players the village wins when one mafioso is left"),
+        "doctor_repeat_after_save": Option(True, bool, "seed 000: the doctor may protect the same person again only after a successful save"),
+        "announce_attempts": Option(True, bool, "seed 000 Natt: the morning tells of a murder attempt, not on whom"),
+        "second_shot_misses": Option(False, bool, "seed 000: the mafia point and agree; the last choice counts"),
+    },
+    timers={
+        "first_day": Option(900, int, "seed 000 Tid: the first day is 15 minutes", 60, 3600),
+        "day": Option(600, int, "seed 000 Tid: later days are 10 minutes", 60, 3600),
+        "extension": Option(180, int, "seed 000 Tid: one time extension per day (the diagram is missing: 3 min)", 30, 900),
+        "extension_offer": Option(10, int, "the host asks whether anyone wants the extension", 3, 60),
+        "last_call": Option(3, int, "seed 000 Nominering: about three seconds after the previous speaker", 2, 15),
+        "nominee_speech": Option(120, int, "seed 000 Tal: up to about two minutes", 15, 600),
+        "hand_vote": Option(5, int, "seed 000 Röstning: hands on NOW; late hands do not count", 2, 30),
+        "night_step": Option(20, int, "a night part for each role", 3, 120),
+        "night_zero_step": Option(15, int, "night zero", 3, 120),
+    },
+    default_seats=12,
+)
+
+
+# ---------------------------------------------------------------- hungariq (seed 001)
+def hungariq_table(seats: int) -> dict[str, int]:
+    # seed 001 Arányok: 10-13 players 3 mafiosi (one protected), 14-16 four; one inspector
+    mafiosi = 3 if seats <= 13 else 4
+    if seats < 10:
+        mafiosi = max(1, seats // 4)
+    table = {"mafia": mafiosi - 1, "protected_mafia": 1, "inspector": 1}
+    return table
+
+
+HUNGARIQ = Variant(
+    name="hungariq",
+    seats=(6, 20),
+    day="hungariq",
+    table=hungariq_table,
+    night_zero=(
+        _step("inspector_meets", ["inspector"], None, "inspector_wakes_meet", "inspector_sleeps", "night_zero_step"),
+        _step("mafia_sees", ["mafia", "protected_mafia", "kamikaze_mafia"], None, "mafia_wakes_meet_protected", "mafia_sleeps", "night_zero_step"),
+        _step("lovers_meet", ["lover"], None, "lovers_wake_meet", "lovers_sleep", "night_zero_step"),
+    ),
+    night=(
+        _step("inspector_checks", ["inspector"], "inspect", "inspector_wakes", "inspector_sleeps"),
+        _step("bodyguard_protects", ["bodyguard"], "protect", "bodyguard_wakes", "bodyguard_sleeps"),
+        _step("sarika_votes", ["sarika"], "sarika", "sarika_wakes", "sarika_sleeps"),
+        _step("mafia_votes", ["mafia", "protected_mafia", "kamikaze_mafia"], "mafia_vote", "mafia_vote_reading", "mafia_sleeps", "name_reading"),
+        _step("vogon_watches", ["vogon"], "watch", "vogon_wakes", "vogon_sleeps"),
+    ),
+    optional_roles=("collaborator", "vogon", "bodyguard", "sarika", "protected_citizen", "grocer", "kamikaze_citizen", "kamikaze_mafia"),
+    extras=("lover", "kamikaze"),
+    rules={
+        "accusations_per_day": Option(3, int, "seed 001: the day ends with a death or when long enough (usually three accused)", 1, 20),
+        "mafia_majority_above_three": Option(True, bool, "seed 001: with more than three living mafiosi, 3 of 4 or 3 of 5 suffice"),
+        "second_check_reveals_protected": Option(True, bool, "seed 001 extra rule 2: a second check of the protected mafioso reads yes"),
+        "endgame_without_nights": Option(True, bool, "seed 001: two citizens and one mafioso left — no more nights"),
+    },
+    timers={
+        "day": Option(1200, int, "seed 001: the day goes on until a death or enough accusations", 60, 7200),
+        "support_vote": Option(5, int, "seed 001: hands up on a count of three", 2, 30),
+        "debate": Option(180, int, "seed 001: discussion of the accused", 15, 1800),
+        "last_word": Option(60, int, "seed 001: the accused's last word, uninterrupted", 10, 300),
+        "execution_vote": Option(5, int, "seed 001: hands up on a count of three", 2, 30),
+        "kamikaze": Option(15, int, "seed 001: the kamikaze names his companion at once", 3, 60),
+        "night_step": Option(15, int, "a part of the night", 3, 120),
+        "night_zero_step": Option(15, int, "night zero", 3, 120),
+        "name_reading": Option(30, int, "seed 001: the host reads the living names slowly", 5, 120),
+    },
+    default_seats=12,
+)
+
+
+# ---------------------------------------------------------------- grundregeln (seed 003)
+def grundregeln_table(seats: int) -> dict[str, int]:
+    # seed 003 points to tested configurations that are not in the seed: about one in four
+    return {"mafia": max(1, seats // 4)}
+
+
+GRUNDREGELN = Variant(
+    name="grundregeln",
+    seats=(4, 30),
+    day="grundregeln",
+    table=grundregeln_table,
+    night_zero=(),  # seed 003: "Das Spiel beginnt mit einer Nacht" in which the mafia already kill
+    night=(_step("mafia_kills", ["mafia"], "shoot", "mafia_wakes_kill", "mafia_sleeps"),),
+    rules={
+        "manner_of_death": Option(False, bool, "seed 003: often the mafia name a manner of death, which the host announces"),
+        "second_shot_misses": Option(False, bool, "seed 003: the mafia agree by eye contact; the last choice counts"),
+    },
+    timers={
+        "discussion": Option(600, int, "seed 003: the group discusses until opinions form", 30, 3600),
+        "vote": Option(15, int, "seed 003: everyone points on the host's command", 3, 120),
+        "defence": Option(60, int, "seed 003: the two nominees defend themselves", 10, 600),
+        "night_step": Option(30, int, "the mafia agree on a victim", 3, 300),
+    },
+    default_seats=8,
+)
+
+VARIANTS = {v.name: v for v in (CLASSIC, SVERIGE, HUNGARIQ, GRUNDREGELN)}

@@ -1,0 +1,344 @@
+"""The classic day (seeds 002, 004): speeches in seat order, nominations by the speaker, the vote
+in nomination order, split votes, "all of them leave?", last words, fouls."""
+
+from __future__ import annotations
+
+from ..rules.roles import MAFIA, team_of
+from ..rules.voting import leaders, majority, tally
+from .events import EndSpeech, Foul, Nominate, Revoke, Tap
+from .game import BaseGame, Refused
+
+
+class ClassicGame(BaseGame):
+    DAY_STATES = ("speeches", "voting", "tie_speeches", "revote", "all_leave_vote")
+    DAY_TRANSITIONS = (
+        ("to_speeches", "*", "speeches"),
+        ("to_voting", ["speeches"], "voting"),
+        ("to_tie_speeches", ["voting"], "tie_speeches"),
+        ("to_revote", ["voting", "tie_speeches"], "revote"),
+        ("to_all_leave", ["revote"], "all_leave_vote"),
+    )
+    FLOOR_STATES = ("speeches", "tie_speeches", "last_words")
+
+    def init_day(self) -> None:
+        self.opener: int | None = None
+        self.cancel_vote_day: int | None = None
+        self.nominations: list[tuple[int, int]] = []  # (by, seat) in order
+        self.speech_queue: list[int] = []
+        self.speech_kind = "speech"
+        self.nominated_this_speech: int | None = None
+        self.candidates: list[int] = []
+        self.votes: dict[int, int] = {}
+        self.answers: dict[int, bool] = {}
+        self.tied: list[int] = []
+
+    def public_nominations(self) -> list[int]:
+        return [s for _, s in self.nominations]
+
+    def day_awaiting(self):
+        if self.state in ("voting", "revote"):
+            return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.votes]}
+        if self.state == "all_leave_vote":
+            return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.answers]}
+        return "awaiting_timeout", {}
+
+    # ------------------------------------------------------------------ dawn
+    def announce_morning(self, deaths, attempt, notes) -> None:
+        if self.night_no == 0:
+            return
+        if deaths:
+            for s in deaths:
+                self._say("morning_bad", seat=s)
+        else:
+            self._say("morning_good")
+
+    def after_dawn(self, deaths) -> None:
+        if deaths and self.rules["last_words_after_shot"]:
+            self._give_last_words(deaths, then=self._begin_day)
+        else:
+            self._begin_day()
+
+    def announce_winner(self, winner: str) -> None:
+        self._say({"town": "town_wins", "mafia": "mafia_wins", "draw": "draw", "maniac": "maniac_wins"}[winner])
+        mafia = [s for s, st in self.seats.items() if team_of(st.role) == MAFIA]
+        don = [s for s, st in self.seats.items() if st.role == "don"]
+        sheriff = [s for s, st in self.seats.items() if st.role == "sheriff"]
+        self._say("reveal_roles", seats=mafia, don=don[0] if don else "-", sheriff=sheriff[0] if sheriff else "-")
+
+    # ------------------------------------------------------------------ speeches
+    def start_day(self) -> None:
+        self.to_speeches()
+        # seed 002: each day opens with the player after the one who opened the previous day
+        self.opener = self._next_living(0 if self.opener is None else self.opener)
+        order = [self.opener]
+        while len(order) < len(self.alive):
+            order.append(self._next_living(order[-1]))
+        self.speech_queue = order
+        self.nominations = []
+        self.speaker = None
+        self._record("speeches", day=self.day, order=list(order))
+        self._next_speech()
+
+    def _next_speech(self) -> None:
+        self.nominated_this_speech = None
+        while self.speech_queue:
+            seat = self.speech_queue.pop(0)
+            if not self.seats[seat].alive:
+                continue
+            self.speaker = seat
+            if self.seats[seat].skip_next_speech:
+                # seed 004 §6: the third foul skips the next speech, but he may still nominate
+                self.seats[seat].skip_next_speech = False
+                self.speech_kind = "fouled_turn"
+                self._record("speech", seat=seat, kind="fouled_turn")
+                self._say("fouled_turn", seat=seat)
+                self._timer("fouled_turn")
+            else:
+                self.speech_kind = "speech"
+                self._record("speech", seat=seat, kind="speech")
+                self._say("speech_turn", seat=seat)
+                self._timer("speech")
+            return
+        self.speaker = None
+        self._end_speeches()
+
+    def day_nominate(self, ev: Nominate) -> None:
+        if self.state != "speeches":
+            raise Refused("reject_nominate_now")
+        by = self._check_speaker(ev.by)
+        seat = self._valid_seat(ev.seat)
+        if not self.seats[seat].alive:
+            raise Refused("reject_seat_out", {"seat": seat})
+        if seat == by and not self.rules["self_nomination"]:
+            raise Refused("reject_self_nomination")
+        for _, nominee in self.nominations:
+            if nominee == seat:
+                raise Refused("reject_already_nominated", {"seat": seat})
+        for nominator, nominee in self.nominations:
+            if nominator == by:
+                raise Refused("reject_one_nomination", {"seat": nominee})
+        self.nominations.append((by, seat))
+        self.nominated_this_speech = seat
+        self._record("nomination", by=by, seat=seat)
+        self._say("nomination_accepted", seat=seat)
+
+    def day_revoke(self, ev: Revoke) -> None:
+        if self.state != "speeches":
+            raise Refused("reject_revoke_now")
+        by = self._check_speaker(ev.by)
+        mine = self.nominated_this_speech
+        if mine is None or (ev.seat is not None and ev.seat != mine):
+            # seed 004 §4.4: only one's own nomination, during the same speech
+            raise Refused("reject_revoke_not_yours", {"seat": ev.seat})
+        self.nominations = [(b, s) for b, s in self.nominations if not (b == by and s == mine)]
+        self.nominated_this_speech = None
+        self._record("revocation", by=by, seat=mine)
+        self._say("nomination_revoked", seat=mine)
+
+    def day_end_speech(self, ev: EndSpeech) -> None:
+        if self.state not in ("speeches", "tie_speeches"):
+            raise Refused("reject_no_speech")
+        self._check_speaker(ev.by)
+        self._finish_speech()
+
+    def _finish_speech(self) -> None:
+        if self.state == "speeches":
+            self._next_speech()
+        else:
+            self._next_tie_speech()
+
+    def day_timeout(self) -> None:
+        st = self.state
+        if st in ("speeches", "tie_speeches"):
+            self._say("time_up", seat=self.speaker)
+            self._finish_speech()
+        elif st in ("voting", "revote"):
+            self._close_vote()
+        elif st == "all_leave_vote":
+            self._close_all_leave()
+        else:
+            raise Refused("reject_no_timer")
+
+    def _end_speeches(self) -> None:
+        nominees = [s for _, s in self.nominations]
+        self._timer(None)
+        if self.cancel_vote_day == self.day:
+            # seed 004 §7: a player removed by fouls cancels the current (or next) vote
+            self._record("vote_cancelled", day=self.day, reason="fouls")
+            self._say("vote_cancelled_fouls")
+            return self._go_night()
+        if not nominees:
+            self._record("vote_cancelled", day=self.day, reason="no_nominations")
+            self._say("no_nominations")
+            return self._go_night()
+        self._say("nominees", seats=nominees)
+        if len(nominees) == 1:
+            if self.day == 1 and not self.rules["first_day_single_nominee_vote"]:
+                self._record("vote_cancelled", day=self.day, reason="single_nominee_first_day")
+                self._say("single_nominee_first_day", seat=nominees[0])
+                return self._go_night()
+            if self.day > 1 and self.rules["single_nominee_eliminated"]:
+                self._say("single_nominee_leaves", seat=nominees[0])
+                return self._vote_eliminates(nominees)
+        self.to_voting()
+        self._open_vote(nominees, "main")
+
+    # ------------------------------------------------------------------ votes
+    def _open_vote(self, candidates: list[int], round_: str) -> None:
+        self.candidates = candidates
+        self.votes = {}
+        self._record("vote_open", round=round_, candidates=list(candidates))
+        self._say("vote_open", seats=candidates)
+        self._timer("vote")
+
+    def day_tap(self, ev: Tap) -> None:
+        if self.state in ("voting", "revote"):
+            return self._vote_tap(ev)
+        if self.state == "all_leave_vote":
+            return self._answer_tap(ev)
+        self._valid_seat(ev.seat)
+        raise Refused("reject_tap_now")
+
+    def _vote_tap(self, ev: Tap) -> None:
+        voter = self._living_seat(ev.seat)
+        if voter in self.votes:
+            raise Refused("reject_already_voted", {"seat": voter})
+        if ev.target is None:
+            raise Refused("reject_need_candidate", {"seats": self.candidates})
+        if ev.target not in self.candidates:
+            raise Refused("reject_not_candidate", {"seat": ev.target, "seats": self.candidates})
+        self.votes[voter] = ev.target
+        self._record("vote", voter=voter, seat=ev.target)
+        if len(self.votes) == len(self.alive):
+            self._close_vote()
+
+    def _close_vote(self) -> None:
+        round_ = "main" if self.state == "voting" else "revote"
+        counts, silent = tally(self.candidates, self.votes, self.alive)
+        self._record("vote_result", round=round_, counts={str(c): n for c, n in counts.items()}, added_to_last=silent)
+        for c, n in counts.items():
+            self._say("vote_count", seat=c, n=n)
+        top = leaders(counts)
+        if len(top) == 1:
+            return self._vote_eliminates(top)
+        if round_ == "main":
+            # seed 004 §4.4: split vote — the tied speak 30 s each, then a re-vote among them
+            self.tied = top
+            self._record("split", seats=list(top))
+            self._say("split_vote", seats=top)
+            if self.rules["tie_speeches"]:
+                self.to_tie_speeches()
+                self.speech_queue = list(top)
+                self._next_tie_speech()
+            else:
+                self.to_revote()
+                self._open_vote(top, "revote")
+            return
+        self.tied = top
+        if len(top) >= 3 and self.rules["three_way_tie_twice_ends"]:
+            self._record("vote_ends", reason="tie_twice", seats=top)
+            self._say("tie_twice_vote_ends")
+            return self._go_night()
+        if len(top) >= len(self.alive):
+            # seed 004 §7: a vote to remove all remaining players is never held
+            self._record("vote_ends", reason="would_remove_everyone", seats=top)
+            self._say("no_vote_to_remove_all")
+            return self._go_night()
+        self.to_all_leave()
+        self.answers = {}
+        self._record("vote_open", round="all_leave", candidates=list(top))
+        self._say("all_leave_question", seats=top)
+        self._timer("vote")
+
+    def _next_tie_speech(self) -> None:
+        while self.speech_queue:
+            seat = self.speech_queue.pop(0)
+            if self.seats[seat].alive:
+                self.speaker = seat
+                self._record("speech", seat=seat, kind="tie_speech")
+                self._say("tie_speech_turn", seat=seat)
+                self._timer("tie_speech")
+                return
+        self.speaker = None
+        self.to_revote()
+        self._open_vote([s for s in self.tied if self.seats[s].alive], "revote")
+
+    def _answer_tap(self, ev: Tap) -> None:
+        voter = self._living_seat(ev.seat)
+        if voter in self.answers:
+            raise Refused("reject_already_voted", {"seat": voter})
+        if ev.answer is None:
+            raise Refused("reject_need_yes_no")
+        self.answers[voter] = ev.answer
+        self._record("vote", voter=voter, answer="yes" if ev.answer else "no")
+        if len(self.answers) == len(self.alive):
+            self._close_all_leave()
+
+    def _close_all_leave(self) -> None:
+        yes = sum(1 for a in self.answers.values() if a)
+        passed = majority(yes, len(self.alive))
+        self._record("vote_result", round="all_leave", yes=yes, electorate=len(self.alive), passed=passed)
+        self._say("all_leave_count", n=yes)
+        if passed:
+            return self._vote_eliminates(self.tied)
+        self._say("all_stay")
+        self._go_night()
+
+    def _vote_eliminates(self, seats: list[int]) -> None:
+        self._timer(None)
+        for s in seats:
+            self._say("eliminated_by_vote", seat=s)
+
+        def then() -> None:
+            if self.rules["last_words"]:
+                self._give_last_words(seats, then=self._go_night)
+            else:
+                self._go_night()
+
+        self._eliminate(seats, "vote", then=then, moment="day")
+
+    # ------------------------------------------------------------------ fouls
+    def day_foul(self, ev: Foul) -> None:
+        seat = self._valid_seat(ev.seat)
+        leaving = self.state == "last_words" and seat == self.speaker
+        if not self.seats[seat].alive and not leaving:
+            raise Refused("reject_seat_out", {"seat": seat})
+        if self.state == "setup":
+            raise Refused("reject_not_started")
+        st = self.seats[seat]
+        st.fouls += 1
+        self._record("foul", seat=seat, count=st.fouls)
+        self._say("foul", seat=seat, n=st.fouls)
+        if st.fouls == 3:
+            st.skip_next_speech = True
+            self._say("third_foul", seat=seat)
+        if st.fouls < 4:
+            return
+        if leaving:
+            # already killed or voted out: the fourth foul ends his last words, nothing is cancelled
+            self._say("fouled_out_silenced", seat=seat)
+            return self._next_last_words()
+        self._say("fouled_out", seat=seat)
+        self._foul_out(seat)
+
+    def _foul_out(self, seat: int) -> None:
+        state = self.state
+        # seed 004 §7: the current vote is cancelled, or the next one if today's result is decided
+        decided = state == "night" or (state == "last_words" and self.after_last_words == self._go_night)
+        self.cancel_vote_day = self.day + 1 if decided else self.day
+        self._record("vote_cancel_pending", day=self.cancel_vote_day)
+        was_speaker = self.speaker == seat
+        self.nominations = [(b, s) for b, s in self.nominations if s != seat]
+
+        def then() -> None:
+            if state in ("voting", "revote", "all_leave_vote", "tie_speeches"):
+                self._record("vote_cancelled", day=self.day, reason="fouls")
+                self._say("vote_cancelled_fouls")
+                self.cancel_vote_day = None
+                return self._go_night()
+            if state == "speeches" and was_speaker:
+                return self._next_speech()
+            if state == "night" and not self.fixed_night_steps and self._step_complete():
+                self._next_step()
+
+        self._eliminate([seat], "fouls", then=then, moment="now")

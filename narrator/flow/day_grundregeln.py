@@ -1,0 +1,190 @@
+"""The German basic day (seed 003): discussion; everyone points at a player; the two with most
+votes are nominated (a run-off on ties); both defend; the final vote; a tie is decided by the
+player who died last."""
+
+from __future__ import annotations
+
+from .events import EndSpeech, Tap
+from .game import BaseGame, Refused
+
+
+class GrundregelnGame(BaseGame):
+    DAY_STATES = ("discussion", "pointing", "runoff", "defences", "final_vote", "tie_break")
+    DAY_TRANSITIONS = (
+        ("to_discussion", "*", "discussion"),
+        ("to_pointing", ["discussion"], "pointing"),
+        ("to_runoff", ["pointing"], "runoff"),
+        ("to_defences", ["pointing", "runoff"], "defences"),
+        ("to_final_vote", ["defences"], "final_vote"),
+        ("to_tie_break", ["final_vote"], "tie_break"),
+    )
+    FLOOR_STATES = ("defences", "last_words")
+
+    def init_day(self) -> None:
+        self.votes: dict[int, int] = {}
+        self.candidates: list[int] = []
+        self.nominees: list[int] = []
+        self.places = 2
+        self.sure: list[int] = []
+        self.speech_queue: list[int] = []
+        self.decider: int | None = None
+
+    def public_nominations(self) -> list[int]:
+        return list(self.nominees)
+
+    def day_awaiting(self):
+        if self.state in ("pointing", "runoff", "final_vote"):
+            return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.votes]}
+        if self.state == "tie_break":
+            return "awaiting_votes", {"seats": [self.decider]}
+        return "awaiting_timeout", {}
+
+    def announce_morning(self, deaths, attempt, notes) -> None:
+        super().announce_morning(deaths, attempt, notes)
+        if deaths and self.rules["manner_of_death"]:
+            # seed 003: the host announces how the victim died (chosen here, deterministically)
+            for s in deaths:
+                self._say("died_manner", seat=s, manner=f"@manner_{(self.night_no * 7 + s) % 8 + 1}")
+
+    def start_day(self) -> None:
+        self.to_discussion()
+        self.nominees = []
+        self._record("discussion", day=self.day)
+        self._say("day_discuss")
+        self._timer("discussion")
+
+    def day_end_speech(self, ev: EndSpeech) -> None:
+        if self.state == "discussion":
+            return self._open_pointing()
+        if self.state == "defences":
+            self._check_speaker(ev.by)
+            return self._next_defence()
+        raise Refused("reject_no_speech")
+
+    def day_timeout(self) -> None:
+        st = self.state
+        if st == "discussion":
+            return self._open_pointing()
+        if st in ("pointing", "runoff", "final_vote"):
+            return self._close()
+        if st == "defences":
+            self._say("time_up", seat=self.speaker)
+            return self._next_defence()
+        if st == "tie_break":
+            self._say("tie_nobody_decides")
+            return self._go_night()
+        raise Refused("reject_no_timer")
+
+    def _open_pointing(self) -> None:
+        self.to_pointing()
+        self.votes = {}
+        self.candidates = list(self.alive)
+        self._record("vote_open", round="pointing", candidates=list(self.candidates))
+        self._say("pointing")
+        self._timer("vote")
+
+    def day_tap(self, ev: Tap) -> None:
+        if self.state == "tie_break":
+            return self._tie_break_tap(ev)
+        if self.state not in ("pointing", "runoff", "final_vote"):
+            self._valid_seat(ev.seat)
+            raise Refused("reject_tap_now")
+        voter = self._living_seat(ev.seat)
+        if voter in self.votes:
+            raise Refused("reject_already_voted", {"seat": voter})
+        if ev.target not in self.candidates:
+            raise Refused("reject_not_candidate", {"seat": ev.target, "seats": self.candidates})
+        if ev.target == voter and self.state == "pointing":
+            raise Refused("reject_self_nomination")  # "zeigt … auf einen Mitspieler"
+        self.votes[voter] = ev.target
+        self._record("vote", voter=voter, seat=ev.target, round=self.state)
+        if len(self.votes) == len(self.alive):
+            self._close()
+
+    def _counts(self) -> dict[int, int]:
+        counts = {c: 0 for c in self.candidates}
+        for t in self.votes.values():
+            counts[t] += 1
+        return counts
+
+    def _close(self) -> None:
+        counts = self._counts()
+        self._record("vote_result", round=self.state, counts={str(c): n for c, n in counts.items() if n})
+        if self.state == "final_vote":
+            return self._close_final(counts)
+        voted = sorted((c for c in counts if counts[c]), key=lambda c: (-counts[c], c))
+        if self.state == "pointing":
+            self.sure, self.places = [], 2
+        if not voted:
+            self._say("no_nominees_no_hanging")
+            return self._go_night()
+        if len(voted) <= self.places:
+            return self._nominate(self.sure + voted)
+        cut = counts[voted[self.places - 1]]
+        above = [c for c in voted if counts[c] > cut]
+        tied = [c for c in voted if counts[c] == cut]
+        if len(above) + len(tied) == self.places or self.state == "runoff":
+            # a run-off that ties again cannot separate them: they all defend and face the final vote
+            return self._nominate(self.sure + above + tied)
+        self.sure = self.sure + above
+        self.places -= len(above)
+        self.to_runoff()
+        self.votes = {}
+        self.candidates = tied
+        self._record("vote_open", round="runoff", candidates=list(tied))
+        self._say("nomination_runoff", seats=tied)
+        self._timer("vote")
+
+    def _nominate(self, nominees: list[int]) -> None:
+        self.nominees = nominees
+        self._record("nominees", seats=list(nominees))
+        self._say("nominated_two", seats=nominees)
+        self.to_defences()
+        self.speech_queue = list(nominees)
+        self._next_defence()
+
+    def _next_defence(self) -> None:
+        if self.speech_queue:
+            self.speaker = self.speech_queue.pop(0)
+            self._record("speech", seat=self.speaker, kind="defence")
+            self._say("defence_turn", seat=self.speaker)
+            return self._timer("defence")
+        self.speaker = None
+        self.to_final_vote()
+        self.votes = {}
+        self.candidates = list(self.nominees)
+        self._record("vote_open", round="final", candidates=list(self.candidates))
+        self._say("final_vote", seats=self.candidates)
+        self._timer("vote")
+
+    def _close_final(self, counts: dict[int, int]) -> None:
+        top = [c for c in counts if counts[c] == max(counts.values())]
+        if len(top) == 1:
+            return self._lynch(top[0])
+        self.candidates = top
+        if not self.deaths:
+            self._say("tie_nobody_decides")
+            return self._go_night()
+        # seed 003: "entscheidet bei einer Pattsituation der letzte Tote"
+        self.decider = self.deaths[-1]
+        self.to_tie_break()
+        self._say("tie_last_dead_decides", seat=self.decider)
+        self._timer("vote")
+
+    def _tie_break_tap(self, ev: Tap) -> None:
+        seat = self._valid_seat(ev.seat)
+        if seat != self.decider:
+            raise Refused("reject_not_your_turn", {"seat": seat, "speaker": self.decider})
+        if ev.target not in self.candidates:
+            raise Refused("reject_not_candidate", {"seat": ev.target, "seats": self.candidates})
+        self._record("tie_break", by=seat, seat=ev.target)
+        self._lynch(ev.target)
+
+    def _lynch(self, seat: int) -> None:
+        self._timer(None)
+        self._say("lynched", seat=seat)
+        self._eliminate([seat], "vote", then=self._go_night, moment="day")
+
+    def announce_winner(self, winner: str) -> None:
+        self._say("good_wins" if winner == "town" else "evil_wins")
+        self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if st.role == "mafia"])

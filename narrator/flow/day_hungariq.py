@@ -1,0 +1,158 @@
+"""The Mensa HungarIQ day (seed 001): anyone accuses; a support vote on a count of three; the
+discussion; the accused's last word; the execution vote; the endgame of three without nights."""
+
+from __future__ import annotations
+
+from ..rules.roles import MAFIA, team_of
+from ..rules.voting import majority
+from .events import EndSpeech, Nominate, Tap
+from .game import BaseGame, Refused
+
+
+class HungariqGame(BaseGame):
+    DAY_STATES = ("accusations", "support_vote", "debate", "accused_last_word", "execution_vote")
+    DAY_TRANSITIONS = (
+        ("to_accusations", "*", "accusations"),
+        ("to_support_vote", ["accusations"], "support_vote"),
+        ("to_debate", ["support_vote"], "debate"),
+        ("to_accused_last_word", ["debate"], "accused_last_word"),
+        ("to_execution_vote", ["accused_last_word"], "execution_vote"),
+    )
+    FLOOR_STATES = ("accused_last_word", "last_words")
+
+    def init_day(self) -> None:
+        self.accused: int | None = None
+        self.accusations_today = 0
+        self.answers: dict[int, bool] = {}
+        self.endgame_announced = False
+
+    def public_nominations(self) -> list[int]:
+        return [self.accused] if self.accused is not None else []
+
+    def day_awaiting(self):
+        if self.state in ("support_vote", "execution_vote"):
+            return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.answers]}
+        return "awaiting_timeout", {}
+
+    def endgame(self) -> bool:
+        # seed 001: two citizens and one mafioso left — no more nights, no time limit
+        return (self.rules["endgame_without_nights"] and len(self.alive) == 3 and self._team_count(MAFIA) == 1)
+
+    def skip_nights(self) -> bool:
+        return self.endgame()
+
+    def start_day(self) -> None:
+        self.to_accusations()
+        self.accusations_today = 0
+        self.accused = None
+        if self.endgame() and not self.endgame_announced:
+            self.endgame_announced = True
+            self._say("endgame")
+        self._record("accusations", day=self.day)
+        self._say("day_open")
+        self._timer(None if self.endgame() else "day")
+
+    def day_nominate(self, ev: Nominate) -> None:
+        if self.state != "accusations":
+            raise Refused("reject_accuse_now")
+        if ev.by is not None:
+            self._living_seat(ev.by)
+        seat = self._living_seat(ev.seat)
+        self.accused = seat
+        self.answers = {}
+        self._record("accusation", by=ev.by, seat=seat)
+        self.to_support_vote()
+        self._say("accusation", seat=seat)
+        self._timer("support_vote")
+
+    def day_tap(self, ev: Tap) -> None:
+        if self.state not in ("support_vote", "execution_vote"):
+            self._valid_seat(ev.seat)
+            raise Refused("reject_no_accusation")
+        voter = self._living_seat(ev.seat)
+        if voter in self.answers:
+            raise Refused("reject_already_voted", {"seat": voter})
+        if ev.answer is None:
+            raise Refused("reject_need_yes_no")
+        self.answers[voter] = ev.answer
+        self._record("vote", voter=voter, answer="yes" if ev.answer else "no", round=self.state)
+        if len(self.answers) == len(self.alive):
+            self._close()
+
+    def _close(self) -> None:
+        yes = sum(1 for a in self.answers.values() if a)
+        passed = majority(yes, len(self.alive))
+        self._record("vote_result", round=self.state, seat=self.accused, yes=yes, electorate=len(self.alive), passed=passed)
+        if self.state == "support_vote":
+            self._say("accusation_count", n=yes)
+            if not passed:
+                self._say("accusation_falls")
+                return self._after_accusation()
+            self.to_debate()
+            self._say("accusation_stands", seat=self.accused)
+            return self._timer("debate")
+        self._say("execution_count", n=yes)
+        seat = self.accused
+        if not passed:
+            self._say("spared", seat=seat)
+            return self._after_accusation()
+        st = self.seats[seat]
+        if st.role == "protected_citizen" and not st.pardoned:
+            # seed 001: the protected citizen is pardoned by the game master (once)
+            st.pardoned = True
+            self._record("pardon", seat=seat)
+            self._say("pardoned", seat=seat)
+            return self._after_accusation()
+        self._timer(None)
+        self._say("executed", seat=seat)
+        self.accused = None
+        # the day ends with a death (seed 001)
+        self._eliminate([seat], "vote", then=self._go_night, moment="day")
+
+    def _after_accusation(self) -> None:
+        self.accused = None
+        self.accusations_today += 1
+        if not self.endgame() and self.accusations_today >= self.rules["accusations_per_day"]:
+            self._say("day_over")
+            return self._go_night()
+        self.to_accusations()
+        self._timer(None if self.endgame() else "day")
+
+    def day_end_speech(self, ev: EndSpeech) -> None:
+        if self.state == "debate":
+            return self._to_last_word()
+        if self.state == "accused_last_word":
+            self._check_speaker(ev.by)
+            return self._to_execution()
+        raise Refused("reject_no_speech")
+
+    def _to_last_word(self) -> None:
+        self.to_accused_last_word()
+        self.speaker = self.accused
+        self._say("accused_last_word", seat=self.accused)
+        self._timer("last_word")
+
+    def _to_execution(self) -> None:
+        self.speaker = None
+        self.to_execution_vote()
+        self.answers = {}
+        self._say("execution_vote", seat=self.accused)
+        self._timer("execution_vote")
+
+    def day_timeout(self) -> None:
+        st = self.state
+        if st == "accusations":
+            self._say("day_over")
+            return self._go_night()
+        if st in ("support_vote", "execution_vote"):
+            return self._close()
+        if st == "debate":
+            return self._to_last_word()
+        if st == "accused_last_word":
+            self._say("time_up", seat=self.speaker)
+            return self._to_execution()
+        raise Refused("reject_no_timer")
+
+    def announce_winner(self, winner: str) -> None:
+        self._say("citizens_win" if winner == "town" else "mafia_wins_equal")
+        self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if team_of(st.role) == MAFIA])

@@ -1,0 +1,204 @@
+"""The Swedish convention day (seed 000): free discussion on a timer with one extension, nominations
+by anyone at any time (one active nominee each, withdrawn only by the nominator), the last call,
+speeches in order of first nomination, and a hand vote per nominee on "NOW"."""
+
+from __future__ import annotations
+
+from ..rules.voting import leaders
+from .events import EndSpeech, Extend, Nominate, Revoke, Tap
+from .game import BaseGame, Refused
+
+
+class SverigeGame(BaseGame):
+    DAY_STATES = ("discussion", "last_call", "nominee_speeches", "hand_vote")
+    DAY_TRANSITIONS = (
+        ("to_discussion", "*", "discussion"),
+        ("to_last_call", ["discussion"], "last_call"),
+        ("to_nominee_speeches", ["last_call"], "nominee_speeches"),
+        ("to_hand_vote", ["nominee_speeches"], "hand_vote"),
+    )
+    FLOOR_STATES = ("nominee_speeches", "last_words")
+
+    def init_day(self) -> None:
+        self.noms: dict[int, int] = {}  # nominator -> nominee (one active each)
+        self.first_order: list[int] = []  # nominees in order of first nomination today
+        self.extension_used = False
+        self.offering = False
+        self.speech_queue: list[int] = []
+        self.ballot: list[int] = []
+        self.ballot_index = 0
+        self.vote_round = "main"
+        self.hands: dict[int, list[int]] = {}
+        self.voted: set[int] = set()
+
+    def public_nominations(self) -> list[int]:
+        active = set(self.noms.values())
+        return [s for s in self.first_order if s in active]
+
+    def day_awaiting(self):
+        if self.state == "hand_vote":
+            return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.voted]}
+        return "awaiting_timeout", {}
+
+    def start_day(self) -> None:
+        self.to_discussion()
+        self.noms, self.first_order = {}, []
+        self.extension_used = self.offering = False
+        name = "first_day" if self.day == 1 else "day"
+        self._record("discussion", day=self.day)
+        self._say("free_day", minutes=self.timers[name] // 60)
+        self._timer(name)
+
+    # ------------------------------------------------------------------ nominations
+    def day_nominate(self, ev: Nominate) -> None:
+        if self.state not in ("discussion", "last_call"):
+            raise Refused("reject_nominate_now")
+        if ev.by is None:
+            raise Refused("reject_need_nominator")
+        by = self._living_seat(ev.by)
+        seat = self._living_seat(ev.seat)
+        if seat == by:
+            raise Refused("reject_self_nomination")  # "nominera andra spelare"
+        if by in self.noms:
+            raise Refused("reject_active_nominee", {"by": by, "seat": self.noms[by]})
+        self.noms[by] = seat
+        if seat not in self.first_order:
+            self.first_order.append(seat)
+        self._record("nomination", by=by, seat=seat)
+        self._say("nominated_by", seat=seat, by=by)
+        if self.state == "last_call":
+            self._timer("last_call")  # three seconds after the previous speaker
+
+    def day_revoke(self, ev: Revoke) -> None:
+        if self.state not in ("discussion", "last_call"):
+            raise Refused("reject_revoke_now")
+        if ev.by is None:
+            raise Refused("reject_need_nominator")
+        by = self._valid_seat(ev.by)
+        if self.noms.get(by) is None or (ev.seat is not None and self.noms[by] != ev.seat):
+            raise Refused("reject_withdraw_not_yours", {"seat": ev.seat})
+        seat = self.noms.pop(by)
+        self._record("revocation", by=by, seat=seat)
+        self._say("withdrawn_by", seat=seat, by=by)
+        if self.state == "last_call":
+            self._timer("last_call")
+
+    def day_extend(self, ev: Extend) -> None:
+        if self.state != "discussion" or not self.offering:
+            raise Refused("reject_extension_used" if self.extension_used else "reject_unknown_input")
+        self.extension_used, self.offering = True, False
+        self._record("extension", day=self.day)
+        self._say("extension_granted", minutes=self.timers["extension"] // 60)
+        self._timer("extension")
+
+    def day_timeout(self) -> None:
+        st = self.state
+        if st == "discussion":
+            if not self.offering and not self.extension_used:
+                # seed 000 Tid: anyone may ask for the one extension of the day
+                self.offering = True
+                self._say("day_time_up")
+                return self._timer("extension_offer")
+            self.offering = False
+            self.to_last_call()
+            self._say("last_call")
+            return self._timer("last_call")
+        if st == "last_call":
+            return self._read_back()
+        if st == "nominee_speeches":
+            self._say("time_up", seat=self.speaker)
+            return self._next_nominee_speech()
+        if st == "hand_vote":
+            return self._close_hand()
+        raise Refused("reject_no_timer")
+
+    def _read_back(self) -> None:
+        nominees = self.public_nominations()
+        self._record("nominees", seats=list(nominees))
+        if not nominees:
+            self._say("no_nominees_no_hanging")
+            return self._go_night()
+        self._say("nominees", seats=nominees)
+        self.to_nominee_speeches()
+        self.speech_queue = list(nominees)
+        self._next_nominee_speech()
+
+    # ------------------------------------------------------------------ speeches, hand vote
+    def _next_nominee_speech(self) -> None:
+        if self.speech_queue:
+            self.speaker = self.speech_queue.pop(0)
+            self._record("speech", seat=self.speaker, kind="nominee_speech")
+            self._say("nominee_speech", seat=self.speaker)
+            return self._timer("nominee_speech")
+        self.speaker = None
+        self.to_hand_vote()
+        self._say("to_the_vote", seats=self.public_nominations())
+        self._open_ballot(self.public_nominations(), "main")
+
+    def day_end_speech(self, ev: EndSpeech) -> None:
+        if self.state != "nominee_speeches":
+            raise Refused("reject_no_speech")
+        self._check_speaker(ev.by)
+        self._next_nominee_speech()
+
+    def _open_ballot(self, ballot: list[int], round_: str) -> None:
+        self.ballot, self.ballot_index, self.vote_round = list(ballot), 0, round_
+        self.hands = {s: [] for s in ballot}
+        self.voted = set()  # at most one vote per player per day, and again in the re-vote
+        self._record("vote_open", round=round_, candidates=list(ballot))
+        self._call_hands()
+
+    def _call_hands(self) -> None:
+        self._say("hand_vote", seat=self.ballot[self.ballot_index])
+        self._timer("hand_vote")
+
+    def day_tap(self, ev: Tap) -> None:
+        if self.state != "hand_vote":
+            self._valid_seat(ev.seat)
+            raise Refused("reject_tap_now")
+        voter = self._living_seat(ev.seat)
+        current = self.ballot[self.ballot_index]
+        if ev.target in self.ballot[: self.ballot_index]:
+            raise Refused("reject_late_vote", {"seat": ev.target})  # late hands do not count
+        if ev.target != current:
+            raise Refused("reject_not_candidate", {"seat": ev.target, "seats": [current]})
+        if voter in self.voted:
+            raise Refused("reject_voted_today", {"seat": voter})
+        self.voted.add(voter)
+        self.hands[current].append(voter)
+        self._record("vote", voter=voter, seat=current)
+        if len(self.voted) == len(self.alive):
+            self._close_hand()  # every vote is spent: the remaining names get no hands
+
+    def _close_hand(self) -> None:
+        current = self.ballot[self.ballot_index]
+        n = len(self.hands[current])
+        self._say("hand_vote_count", seat=current, n=n)
+        self.ballot_index += 1
+        if self.ballot_index < len(self.ballot):
+            if len(self.voted) < len(self.alive):
+                return self._call_hands()
+            return self._close_hand()
+        counts = {s: len(v) for s, v in self.hands.items()}
+        self._record("vote_result", round=self.vote_round, counts={str(s): c for s, c in counts.items()})
+        top = leaders(counts)
+        if len(top) == 1:
+            self._timer(None)
+            self._say("hanged", seat=top[0])
+            return self._eliminate(top, "vote", then=self._go_night, moment="day")
+        if self.vote_round == "main":
+            # seed 000 Röstning: a tie is voted again among the tied only
+            self._record("split", seats=list(top))
+            self._say("tie_revote", seats=top)
+            return self._open_ballot(top, "revote")
+        self._record("vote_ends", reason="tie_twice", seats=list(top))
+        self._say("tie_again_nobody")
+        self._go_night()
+
+    def announce_winner(self, winner: str) -> None:
+        mafia_left = sum(1 for s in self.alive if self.seats[s].role == "mafia")
+        if winner == "town":
+            self._say("village_wins_organisation" if mafia_left == 1 else "village_wins")
+        else:
+            self._say("mafia_wins_village")
+        self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if st.role == "mafia"])

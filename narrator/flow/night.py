@@ -1,0 +1,172 @@
+"""The night's actions, one function per kind of step, and what dawn makes of them.
+
+Every choice is stored as an intent and only resolved at dawn, so a player shot at night still
+acts that night (seed 004 §4.5) and the order of taps never changes the outcome.
+"""
+
+from __future__ import annotations
+
+from ..rules.night import check_mafia, check_sheriff, resolve_mafia_vote, resolve_shot
+from ..rules.roles import MAFIA, team_of
+
+
+def _refuse(line: str, **args):
+    from .game import Refused
+
+    raise Refused(line, args, private=True)
+
+
+def _choices(g, step) -> dict[int, list[int]]:
+    return g.intents.setdefault(step.name, {})
+
+
+def shoot(g, step, seat, target) -> None:
+    _choices(g, step).setdefault(seat, []).append(target)
+    g._record("shot_fired", by=seat, seat=target)
+    g._tell(seat, "shot_taken", seat=target)
+
+
+def kill_alone(g, step, seat, target) -> None:
+    shoot(g, step, seat, target)
+
+
+def _once(g, step, seat, target, self_allowed: bool = False) -> None:
+    # validate before touching the intents: a refused tap must leave no trace
+    if seat in g.intents.get(step.name, {}):
+        _refuse("reject_already_checked")
+    if target == seat and not self_allowed:
+        _refuse("reject_check_self")
+    _choices(g, step)[seat] = [target]
+
+
+def _check(g, step, seat, target, result: str, line: str) -> None:
+    _once(g, step, seat, target)
+    if seat in g.blocked:
+        g._record("check", by=seat, seat=target, result="blocked")
+        return g._tell(seat, "blocked_no_result")
+    g._record("check", by=seat, seat=target, result=result)
+    g._tell(seat, line, seat=target)
+
+
+def check_sheriff_action(g, step, seat, target) -> None:
+    result = check_sheriff(g.role(target))
+    _check(g, step, seat, target, result, "check_" + result)
+
+
+def check_mafia_action(g, step, seat, target) -> None:
+    result = check_mafia(g.role(target))
+    _check(g, step, seat, target, result, "check_" + result)
+
+
+def check_team(g, step, seat, target) -> None:
+    result = check_mafia(g.role(target))
+    _check(g, step, seat, target, result, "check_team_mafia" if result == "mafia" else "check_team_village")
+
+
+def inspect(g, step, seat, target) -> None:
+    # seed 001: the protected mafioso reads as a citizen; a second check on him reads yes (extra rule 2)
+    role = g.role(target)
+    mafia = team_of(role) == MAFIA
+    if role == "protected_mafia":
+        seen = g.inspected.get(target, 0)
+        mafia = seen >= 1 and g.rules.get("second_check_reveals_protected", True)
+    _check(g, step, seat, target, "mafia" if mafia else "town", "check_yes" if mafia else "check_no")
+    g.inspected[target] = g.inspected.get(target, 0) + 1
+
+
+def protect(g, step, seat, target) -> None:
+    if g.role(seat) == "bodyguard" and target == seat:
+        _refuse("reject_protect_self")  # seed 001: "A testőr önmagára nem szavazhat"
+    last = g.last_protected.get(seat)
+    if g.rules.get("doctor_repeat_after_save") and last and last[0] == target and not last[1]:
+        _refuse("reject_same_save", seat=target)  # seed 000: a new person unless the save succeeded
+    _once(g, step, seat, target, self_allowed=True)
+    g._record("protect", by=seat, seat=target)
+    g._tell(seat, "save_taken", seat=target)
+
+
+def block(g, step, seat, target) -> None:
+    _once(g, step, seat, target)
+    g.blocked.add(target)
+    g._record("block", by=seat, seat=target)
+    g._tell(seat, "vote_taken", seat=target)
+
+
+def mafia_vote(g, step, seat, target) -> None:
+    if seat in g.intents.get(step.name, {}):
+        _refuse("reject_already_voted", seat=seat)  # seed 001: one name and one only
+    _choices(g, step)[seat] = [target]
+    g._record("shot_fired", by=seat, seat=target)
+    g._tell(seat, "vote_taken", seat=target)
+
+
+def sarika(g, step, seat, target) -> None:
+    mafia_vote(g, step, seat, target)
+
+
+def watch(g, step, seat, target) -> None:
+    _once(g, step, seat, target, self_allowed=True)
+    voted = any(t[-1] == target for name, choices in g.intents.items() if name in ("mafia_votes", "sarika_votes") for t in choices.values())
+    g._record("watch", by=seat, seat=target, result=voted)
+    g._tell(seat, "watch_someone" if voted else "watch_nobody", seat=target)
+
+
+ACTIONS = {
+    "shoot": shoot,
+    "kill_alone": kill_alone,
+    "check_sheriff": check_sheriff_action,
+    "check_mafia": check_mafia_action,
+    "check_team": check_team,
+    "inspect": inspect,
+    "protect": protect,
+    "block": block,
+    "mafia_vote": mafia_vote,
+    "sarika": sarika,
+    "watch": watch,
+}
+
+
+def resolve_dawn(g) -> tuple[list[int], bool, dict]:
+    """The night's deaths in order, whether a kill was prevented, and notes for the protocol."""
+    kills: list[int] = []
+    attempt = False
+    for step in g.steps:
+        choices = {s: t for s, t in g.intents.get(step.name, {}).items() if g.seats[s].alive}
+        if step.action == "shoot":
+            shooters = [s for s in g.alive if any(g.has_role(s, r) for r in step.actors) and s not in g.blocked]
+            hit = resolve_shot(shooters, choices, g.rules.get("second_shot_misses", True))
+            g._record("shot", seat=hit, shooters={str(s): choices.get(s, []) for s in shooters})
+            if hit is not None:
+                kills.append(hit)
+        elif step.action == "mafia_vote":
+            voters = [s for s in g.alive if any(g.has_role(s, r) for r in step.actors)]
+            votes = {s: t[-1] for s, t in choices.items()}
+            sar = [t[-1] for s, t in g.intents.get("sarika_votes", {}).items() if g.seats[s].alive and s not in g.blocked]
+            hit, saved = resolve_mafia_vote(voters, votes, sar[0] if sar else None, g.rules.get("mafia_majority_above_three", True))
+            g._record("shot", seat=hit, shooters={str(s): [votes[s]] if s in votes else [] for s in voters}, saved_by_sarika=saved)
+            attempt = attempt or saved
+            if hit is not None:
+                kills.append(hit)
+        elif step.action == "kill_alone":
+            for s, t in choices.items():
+                if s not in g.blocked:
+                    g._record("shot", seat=t[-1], shooters={str(s): t})
+                    kills.append(t[-1])
+    protected: set[int] = set()
+    for step in g.steps:
+        if step.action == "protect":
+            for s, t in g.intents.get(step.name, {}).items():
+                if g.seats[s].alive and s not in g.blocked:
+                    protected.add(t[-1])
+                    g.last_protected[s] = (t[-1], t[-1] in kills)
+    deaths: list[int] = []
+    for k in kills:
+        if k in protected:
+            attempt = True
+        elif k not in deaths:
+            deaths.append(k)
+    for s in g.leaving:
+        if g.seats[s].alive and s not in deaths:
+            deaths.append(s)
+    g.leaving = []
+    return deaths, attempt, {}

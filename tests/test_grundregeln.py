@@ -1,0 +1,78 @@
+"""German basic rules (seed 003): the game starts with a killing night; pointing nominates the two
+with most votes (run-off on ties); defences; the final vote; the last to die breaks a tie."""
+
+from __future__ import annotations
+
+from conftest import Table
+
+DEAL = "1=mafia 2=mafia"   # 8 players
+
+
+def first_day(**kw) -> Table:
+    t = Table(deal=DEAL, variant="grundregeln", seats=8, **kw)
+    # "Das Spiel beginnt mit einer Nacht": the mafia choose a victim at once
+    assert t.said()[1:3] == ["night_falls", "mafia_wakes_kill"] and t.game.state == "night"
+    t.do("tap 1 8", "tap 2 8")
+    assert t.eliminated() == [(8, "shot")] and t.game.state == "discussion"
+    return t
+
+
+def point(t: Table, votes: dict[int, int]) -> None:
+    for voter, target in votes.items():
+        t.do(f"tap {voter} {target}")
+    if t.game.state in ("pointing", "runoff", "final_vote") and len(t.game.votes) < len(t.game.alive):
+        t.do("timeout")                              # the silent do not count
+
+
+def test_the_two_with_most_votes_are_nominated_and_defend():
+    t = first_day()
+    t.do("timeout")
+    assert t.game.state == "pointing"
+    point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 5, 7: 4})
+    assert t.records("nominees")[-1]["seats"] == [3, 4]
+    assert t.game.state == "defences" and t.game.floor == 3
+    t.do("say thank you", "say thank you")
+    assert t.game.state == "final_vote"
+    point(t, {1: 4, 2: 4, 3: 4, 4: 3, 5: 4, 6: 3, 7: 3})
+    assert (4, "vote") in t.eliminated() and t.game.state == "night"
+
+
+def test_a_tie_for_the_second_place_goes_to_a_run_off():
+    t = first_day()
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 5, 5: 6, 6: 3})     # seat 7 does not point
+    assert t.game.state == "runoff" and t.game.candidates == [4, 5, 6]
+    point(t, {1: 5, 2: 5, 3: 6})
+    assert t.records("nominees")[-1]["seats"] == [3, 5]
+
+
+def test_a_final_tie_is_decided_by_the_player_who_died_last():
+    t = first_day()
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 7, 7: 5})
+    t.do("say thank you", "say thank you")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4})
+    assert t.game.state == "tie_break" and t.said()[-1] == "tie_last_dead_decides"
+    assert t.refused("tap 5 3").line == "reject_not_your_turn"
+    t.do("tap 8 4")                                 # seat 8, shot last night, decides
+    assert (4, "vote") in t.eliminated()
+
+
+def test_the_good_side_wins_when_nobody_evil_lives():
+    t = first_day()
+    for target in (1, 2):
+        if t.game.state == "night":
+            t.do("tap 1 7", "tap 2 7") if 1 in t.game.alive else t.do("timeout")
+        t.do("timeout")
+        point(t, {s: target for s in t.game.alive if s != target} | ({target: 3} if target in t.game.alive else {}))
+        while t.game.state == "defences":
+            t.do("say thank you")
+        point(t, {s: target for s in t.game.alive})
+    assert t.game.winner == "town" and "good_wins" in t.said()
+
+
+def test_the_manner_of_death_is_announced_when_the_option_is_on():
+    t = Table(deal=DEAL, variant="grundregeln", seats=8, manner_of_death=True)
+    t.do("tap 1 8", "tap 2 8")
+    assert "died_manner" in t.said()
+    assert t.session.render("died_manner", {"seat": 8, "manner": "@manner_2"}) == "Player 8 was found at the bottom of the river."

@@ -1,0 +1,138 @@
+"""Mensa HungarIQ (seed 001): accusations with a support vote, the last word, the execution vote,
+the inspector and the protected mafioso, the name-reading mafia vote, the endgame, optional roles
+and chain deaths."""
+
+from __future__ import annotations
+
+from conftest import Table
+from narrator.rules.night import resolve_mafia_vote
+
+DEAL = "1=inspector 2=protected_mafia 3=mafia 4=mafia"   # 12 players: 3 mafiosi, one protected
+
+
+def day_one(deal: str = DEAL, roles: dict | None = None, **kw) -> Table:
+    t = Table(deal=deal, variant="hungariq", seats=12, roles=roles, **kw)
+    assert t.game.state == "accusations"
+    return t
+
+
+def all_vote(t: Table, answer: str, seats=None) -> None:
+    for s in seats or list(t.game.alive):
+        t.do(f"tap {s} {answer}")
+
+
+def test_night_zero_inspector_then_mafia_with_the_protected_mafioso():
+    t = day_one()
+    assert t.said()[1:7] == ["night_zero_falls", "inspector_wakes_meet", "inspector_sleeps",
+                             "mafia_wakes_meet_protected", "mafia_sleeps", "city_wakes"]
+
+
+def test_an_accusation_needs_a_majority_to_stand_then_the_last_word_then_the_execution_vote():
+    t = day_one()
+    t.do("say I accuse player number 7")
+    assert t.game.state == "support_vote"
+    all_vote(t, "yes", range(1, 8))                      # 7 of 12
+    t.do("timeout")
+    assert t.game.state == "debate" and "accusation_stands" in t.said()
+    t.do("timeout")
+    assert t.game.state == "accused_last_word" and t.game.floor == 7
+    t.do("say thank you")
+    all_vote(t, "yes")
+    assert t.eliminated() == [(7, "vote")] and t.game.state == "night"    # the day ends with a death
+
+
+def test_a_failed_accusation_lets_others_follow_up_to_three():
+    t = day_one()
+    for seat in (5, 6, 7):
+        t.do(f"say player 1 accuses player {seat}")
+        all_vote(t, "no")
+    assert "day_over" in t.said() and t.game.state == "night"
+
+
+def test_the_inspector_sees_the_protected_mafioso_as_a_citizen_the_first_time_only():
+    # seed 001: "A játékvezető akkor is nemet int…"; extra rule 2: the second check reads yes
+    t = day_one()
+    for seat in (5, 6, 7):
+        t.do(f"say I accuse player {seat}")
+        all_vote(t, "no")
+    t.do("tap 1 2")
+    assert t.told()[-1].line == "check_no"
+    t.do("tap 2 9", "tap 3 9", "tap 4 9")
+    for seat in (5, 6, 7):
+        t.do(f"say I accuse player {seat}")
+        all_vote(t, "no")
+    t.do("tap 1 2")
+    assert t.told()[-1].line == "check_yes"
+
+
+def test_the_mafia_vote_needs_every_living_mafioso_on_one_name():
+    t = day_one()
+    for seat in (5, 6, 7):
+        t.do(f"say I accuse player {seat}")
+        all_vote(t, "no")
+    t.do("tap 1 5")
+    assert t.said()[-1] == "mafia_vote_reading"
+    t.do("tap 2 9", "tap 3 9", "tap 4 8")
+    assert t.eliminated() == [] and "morning_nobody" in t.said()
+
+
+def test_three_of_four_or_five_suffice_and_aunt_sarika_counts_where_it_matters():
+    assert resolve_mafia_vote([1, 2, 3, 4], {1: 9, 2: 9, 3: 9, 4: 8}, None, True) == (9, False)
+    assert resolve_mafia_vote([1, 2, 3], {1: 9, 2: 9, 3: 8}, None, True) == (None, False)
+    # seed 001: 3 mafiosi + Sárika on one name: nobody dies; 2 mafiosi + Sárika: the name dies
+    assert resolve_mafia_vote([1, 2, 3], {1: 9, 2: 9, 3: 9}, 9, True) == (None, True)
+    assert resolve_mafia_vote([1, 2, 3], {1: 9, 2: 9, 3: 8}, 9, True) == (9, False)
+    assert resolve_mafia_vote([1], {1: 9}, 9, True) == (9, False)       # one mafioso: her vote is nothing
+
+
+def execute(t: Table, seat: int) -> None:
+    t.do(f"say I accuse player {seat}")
+    all_vote(t, "yes")
+    t.do("timeout", "say thank you")
+    all_vote(t, "yes")
+
+
+def test_the_endgame_of_three_has_no_nights():
+    # seed 001: two citizens and one mafioso left — no time limit, no more nights
+    t = Table(deal="1=inspector 2=protected_mafia", variant="hungariq", seats=6)
+    execute(t, 3)
+    t.do("tap 1 5", "tap 2 4")                      # night: the inspector checks, the mafioso kills 4
+    assert t.eliminated() == [(3, "vote"), (4, "shot")]
+    execute(t, 5)
+    assert t.game.alive == [1, 2, 6] and "endgame" in t.said()
+    assert t.game.state == "accusations" and t.game.timer is None
+    for _ in range(4):                               # more accusations than a normal day allows
+        t.do("say I accuse player 6")
+        all_vote(t, "no")
+    assert t.game.state == "accusations"
+    execute(t, 2)
+    assert t.game.winner == "town" and "citizens_win" in t.said()
+
+
+def test_the_protected_citizen_is_pardoned_once():
+    t = day_one(deal=DEAL + " 7=protected_citizen", roles={"protected_citizen": 1})
+    t.do("say I accuse player 7"); all_vote(t, "yes"); t.do("timeout", "say thank you"); all_vote(t, "yes")
+    assert "pardoned" in t.said() and 7 in t.game.alive
+
+
+def test_the_corner_grocer_is_announced():
+    t = day_one(deal=DEAL + " 7=grocer", roles={"grocer": 1})
+    t.do("say I accuse player 7"); all_vote(t, "yes"); t.do("timeout", "say thank you"); all_vote(t, "yes")
+    assert "died_as_grocer" in t.said()
+
+
+def test_a_kamikaze_names_who_dies_with_him_at_the_same_moment():
+    t = day_one(deal=DEAL + " 7=kamikaze_citizen", roles={"kamikaze_citizen": 1})
+    t.do("say I accuse player 7"); all_vote(t, "yes"); t.do("timeout", "say thank you"); all_vote(t, "yes")
+    assert t.game.state == "kamikaze" and t.said()[-1] == "kamikaze_choose"
+    assert t.refused("tap 8 9").line == "reject_not_kamikaze"
+    t.do("tap 7 3")
+    assert t.eliminated() == [(7, "vote"), (3, "kamikaze")] and t.game.state == "night"
+
+
+def test_lovers_die_a_moment_apart_and_the_win_is_checked_between():
+    # seed 001 extra rule 3: the later-dying lover's team can win in that moment
+    t = Table(deal="1=inspector 2=protected_mafia 3=mafia 4=mafia 5+lover 9+lover", variant="hungariq", seats=12)
+    assert "lovers_wake_meet" in t.said()
+    t.do("say I accuse player 5"); all_vote(t, "yes"); t.do("timeout", "say thank you"); all_vote(t, "yes")
+    assert t.eliminated() == [(5, "vote"), (9, "lover")] and "lover_dies" in t.said()

@@ -1,0 +1,139 @@
+"""Maffia Sverige (seed 000): free day, nominations by anyone, last call, hand votes, the doctor,
+the organisation rule, the avenger."""
+
+from __future__ import annotations
+
+from conftest import Table
+from narrator.rules.variants import sverige_table
+
+DEAL = "1=mafia 2=mafia 3=mafia 4=doctor 5=sheriff"      # 12 players
+
+
+def day_one(**kw) -> Table:
+    t = Table(deal=DEAL, variant="sverige", seats=12, **kw)
+    assert t.said()[1:5] == ["night_zero_falls", "mafia_wakes_see", "mafia_sleeps", "city_wakes"]
+    assert t.game.state == "discussion"
+    return t
+
+
+def test_night_zero_only_lets_the_mafia_see_each_other_and_the_first_day_is_15_minutes():
+    t = day_one()
+    assert t.timers()[-1].seconds == 900 and t.eliminated() == []
+
+
+def test_anyone_nominates_naming_both_players_and_the_narrator_confirms():
+    t = day_one()
+    batch = t.do("say three nominates seven")
+    assert t.records("nomination", batch) == [{"type": "nomination", "by": 3, "seat": 7}]
+    assert t.session.render("nominated_by", {"seat": 7, "by": 3}) == "7 nominated by 3."
+
+
+def test_one_active_nominee_each_withdrawn_only_by_the_nominator():
+    t = day_one()
+    t.do("say three nominates seven")
+    assert t.refused("say three nominates eight").line == "reject_active_nominee"
+    assert t.refused("say four withdraws seven").line == "reject_withdraw_not_yours"
+    t.do("say three withdraws seven", "say three nominates eight")
+    assert t.game.public_nominations() == [8]
+
+
+def test_a_nomination_must_say_who_nominates():
+    # anyone may speak, so a sentence without its speaker is not taken as a nomination
+    t = day_one()
+    assert t.do("say I'm submitting player number 7") == []
+    assert t.refused("say three nominates three").line == "reject_self_nomination"   # "nominera andra spelare"
+
+
+def _to_speeches(t: Table, *lines: str) -> None:
+    t.do(*lines)
+    t.do("timeout")                                     # the day's time is up: the extension is offered
+    assert t.said()[-1] == "day_time_up"
+    t.do("timeout", "timeout")                          # nobody wants it; the last call passes
+
+
+def test_one_time_extension_per_day_then_the_last_call():
+    t = day_one()
+    t.do("timeout", "say extension")
+    assert t.timers()[-1].seconds == 180
+    t.do("timeout")
+    assert t.game.state == "last_call" and t.timers()[-1].seconds == 3
+    t.do("say five nominates nine")                    # a last-call nomination restarts the 3 s
+    assert t.timers()[-1].name == "last_call"
+
+
+def test_speeches_follow_the_order_of_first_nomination():
+    t = day_one()
+    _to_speeches(t, "say three nominates seven", "say four nominates eight", "say three withdraws seven",
+                 "say three nominates seven")
+    assert t.game.state == "nominee_speeches" and t.game.floor == 7
+    assert t.timers()[-1].seconds == 120
+
+
+def test_hands_on_now_late_hands_do_not_count_one_vote_a_day():
+    t = day_one()
+    _to_speeches(t, "say three nominates seven", "say four nominates eight")
+    t.do("say thank you", "say thank you")
+    assert t.game.state == "hand_vote" and t.said()[-1] == "hand_vote"
+    t.do("tap 1 7", "tap 2 7")
+    assert t.refused("tap 1 7").line == "reject_voted_today"
+    t.do("timeout")                                     # the hands for 7 are counted
+    assert t.refused("tap 5 7").line == "reject_late_vote"
+    t.do("tap 5 8", "timeout")
+    assert t.records("vote_result")[-1]["counts"] == {"7": 2, "8": 1}
+    assert t.eliminated() == [(7, "vote")]
+
+
+def test_a_tie_is_revoted_among_the_tied_and_a_second_tie_hangs_nobody():
+    t = day_one()
+    _to_speeches(t, "say three nominates seven", "say four nominates eight")
+    t.do("say thank you", "say thank you", "tap 1 7", "timeout", "tap 2 8", "timeout")
+    assert t.records("split")[-1]["seats"] == [7, 8] and t.said()[-1] == "hand_vote"
+    t.do("tap 1 7", "timeout", "tap 2 8", "timeout")
+    assert "tie_again_nobody" in t.said() and t.eliminated() == [] and t.game.state == "night"
+
+
+def test_the_morning_tells_of_an_attempt_but_not_on_whom():
+    t = day_one()
+    _to_speeches(t)                                     # nobody nominated: nobody is hanged
+    t.do("tap 1 9", "tap 2 9", "tap 3 9", "tap 4 9", "tap 5 1")
+    assert "morning_attempt" in t.said() and t.eliminated() == []
+
+
+def test_the_doctor_must_change_patient_unless_the_save_succeeded():
+    t = day_one()
+    _to_speeches(t)
+    t.do("tap 1 9", "tap 2 9", "tap 3 9", "tap 4 10", "tap 5 1")   # the doctor guarded 10; 9 dies
+    _to_speeches(t)
+    t.do("tap 1 11", "tap 2 11", "tap 3 11")
+    assert t.refused("tap 4 10").line == "reject_same_save"
+
+
+def test_organisation_rule_with_more_than_ten_players():
+    # seed 000 Mål: the village wins when all mafia but one are out — unless ten or fewer started
+    from narrator.rules import wins
+
+    assert wins.sverige(["mafia"] + ["citizen"] * 5, started=12, moment="day", avenger_in_play=False, organisation_rule=True) == "town"
+    assert wins.sverige(["mafia"] + ["citizen"] * 5, started=10, moment="day", avenger_in_play=False, organisation_rule=True) is None
+
+
+def test_with_the_avenger_the_mafia_win_only_after_a_night():
+    from narrator.rules import wins
+
+    roles = ["mafia", "mafia", "citizen", "citizen"]
+    assert wins.sverige(roles, started=20, moment="day", avenger_in_play=True, organisation_rule=False) is None
+    assert wins.sverige(roles, started=20, moment="dawn", avenger_in_play=True, organisation_rule=False) == "mafia"
+
+
+def test_an_unwell_player_leaves_at_night_and_is_announced_as_shot():
+    t = day_one()
+    _to_speeches(t)
+    t.do("leave 12", "tap 1 9", "tap 2 8", "tap 3 9", "tap 4 1", "tap 5 1")   # the mafia disagree
+    assert t.eliminated() == [(12, "left")]
+    assert t.session.render("morning_deaths", {"seats": [12], "n": 1}) == "Player 12 died tonight."
+    assert "morning_deaths" in t.said()
+
+
+def test_the_default_table_has_about_a_quarter_mafia_and_roles_by_size():
+    assert sverige_table(8) == {"mafia": 2, "doctor": 1}
+    assert sverige_table(12) == {"mafia": 3, "doctor": 1, "sheriff": 1}
+    assert sverige_table(20) == {"mafia": 5, "doctor": 1, "sheriff": 1, "avenger": 1}
