@@ -73,6 +73,21 @@ def cmd_simulate(args) -> int:
         err.print(f"[red]error[/] unknown variant {args.variant!r}; one of {', '.join(VARIANTS)}")
         return 2
     rules = timers = None
+    roles: dict[str, int] = {}
+    for item in args.role or []:
+        name, eq, count = item.partition("=")
+        if not eq or not count.isdigit():
+            err.print(f"[red]error[/] --role takes name=count, not {item!r}")
+            return 2
+        roles[name] = int(count)
+    variant = VARIANTS[args.variant]
+    unknown = set(roles) - set(variant.table(args.seats or variant.default_seats)) - set(variant.optional_roles)
+    if unknown:
+        err.print(f"[red]error[/] {', '.join(sorted(unknown))}: not a role of {args.variant}")
+        return 2
+    if not 0.0 <= args.skill <= 1.0:
+        err.print("[red]error[/] --skill is a probability from 0 to 1")
+        return 2
     seats = args.seats
     if args.config:
         try:
@@ -82,8 +97,13 @@ def cmd_simulate(args) -> int:
                 err.print(f"[red]error[/] {p}")
             return 2
         rules, timers, seats = cfg.rules, cfg.timers, seats or cfg.seats
+        roles = {**cfg.roles, **roles}
     if args.games < 1:
         err.print("[red]error[/] --games must be at least 1")
+        return 2
+    lo, hi = variant.seats
+    if seats is not None and not lo <= seats <= hi:
+        err.print(f"[red]error[/] {args.variant} is played with {lo} to {hi} seats, not {seats}")
         return 2
     progress = None
     if args.progress:
@@ -93,7 +113,8 @@ def cmd_simulate(args) -> int:
         task = bar.add_task("games", total=args.games)
         bar.start()
         progress = lambda n: bar.update(task, completed=n)  # noqa: E731
-    result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check, progress=progress)
+    result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check,
+                      progress=progress, roles=roles or None, skill=args.skill)
     if args.progress:
         bar.stop()
     print(json.dumps(result))
@@ -251,7 +272,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--seats", type=int)
-    p.add_argument("--config", help="take rule options and timers from this config")
+    p.add_argument("--config", help="take rule options, timers and roles from this config")
+    p.add_argument("--role", action="append", metavar="NAME=COUNT", help="a role count, e.g. --role mafia=3 --role doctor=1")
+    p.add_argument("--skill", type=float, default=0.0,
+                   help="how often a town player's choice lands on a real mafioso (0: pure chance; see scripts/balance.py)")
     p.add_argument("--no-replay-check", action="store_true", help="skip replaying each protocol (faster)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
     p.set_defaults(func=cmd_simulate)

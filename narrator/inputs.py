@@ -60,7 +60,7 @@ def command_event(cmd: Command) -> Event:
 def sentence_event(text: str, voice: Voice, variant: str = "classic") -> Event | Talk:
     parsed = voice.parse(text, only=DAY_COMMANDS.get(variant))
     if isinstance(parsed, Malformed):
-        line = "not_understood_revoke" if parsed.kind == "revoke" else "not_understood"
+        line = "not_understood_revoke" if parsed.kind in ("revoke", "withdraw_by") else "not_understood"
         raise InputError(f"not a valid {parsed.kind} sentence: {text!r}", line)
     if parsed is None:
         return Talk(text)

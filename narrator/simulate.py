@@ -52,10 +52,37 @@ class RandomPlayer:
     """Chooses a random legal input for whatever the game is waiting for (and, now and then,
     an illegal one that must be refused)."""
 
-    def __init__(self, rng: random.Random, illegal_rate: float = 0.03, foul_rate: float = 0.01):
+    def __init__(self, rng: random.Random, illegal_rate: float = 0.03, foul_rate: float = 0.01, skill: float = 0.0):
         self.rng = rng
         self.illegal_rate = illegal_rate
         self.foul_rate = foul_rate
+        # skill: how often a town player's choice lands on a real mafioso (0 = pure chance);
+        # the mafia always know whom to vote against. It models a table's detective strength.
+        self.skill = skill
+
+    def pick(self, g, voter: int | None, options: list[int]) -> int:
+        r = self.rng
+        if voter is not None and options:
+            bad = [o for o in options if team_of(g.role(o)) == MAFIA]
+            good = [o for o in options if team_of(g.role(o)) != MAFIA]
+            if team_of(g.role(voter)) == MAFIA:
+                if good and r.random() < 0.9:
+                    return r.choice(good)
+            elif bad and r.random() < self.skill:
+                return r.choice(bad)
+        return r.choice(options)
+
+    def judge(self, g, voter: int, accused: int | None) -> bool:
+        """A yes/no on the accused: informed by skill for the town, by knowledge for the mafia."""
+        r = self.rng
+        if accused is None:
+            return r.random() < 0.5
+        guilty = team_of(g.role(accused)) == MAFIA
+        if team_of(g.role(voter)) == MAFIA:
+            return not guilty if r.random() < 0.9 else r.random() < 0.5
+        if r.random() < self.skill:
+            return guilty
+        return r.random() < 0.5
 
     def legal(self, g):
         r = self.rng
@@ -71,7 +98,7 @@ class RandomPlayer:
                 taken = {s for _, s in g.nominations}
                 free = [s for s in alive if s not in taken]
                 if free:
-                    return Nominate(r.choice(free))
+                    return Nominate(self.pick(g, g.speaker, free))
         if st in SPEECH_STATES:
             return EndSpeech() if r.random() < 0.85 else Timeout()
         if st in TAP_VOTES:
@@ -79,17 +106,23 @@ class RandomPlayer:
             if waiting and r.random() < 0.93:
                 voter = r.choice(waiting)
                 options = [c for c in g.candidates if c != voter or st != "pointing"] or g.candidates
-                return Tap(voter, r.choice(options))
+                return Tap(voter, self.pick(g, voter, options))
             return Timeout()
         if st in YES_NO:
             waiting = [s for s in alive if s not in g.answers]
             if waiting and r.random() < 0.93:
-                return Tap(r.choice(waiting), answer=r.random() < 0.5)
+                voter = r.choice(waiting)
+                accused = getattr(g, "accused", None)
+                if st == "all_leave_vote":
+                    return Tap(voter, answer=any(self.judge(g, voter, t) for t in g.tied) if self.skill else r.random() < 0.5)
+                return Tap(voter, answer=self.judge(g, voter, accused))
             return Timeout()
         if st == "hand_vote":
             waiting = [s for s in alive if s not in g.voted]
-            if waiting and r.random() < 0.6:
-                return Tap(r.choice(waiting), g.ballot[g.ballot_index])
+            current = g.ballot[g.ballot_index]
+            willing = [s for s in waiting if self.judge(g, s, current)] if self.skill else waiting
+            if willing and r.random() < 0.6:
+                return Tap(r.choice(willing), current)
             return Timeout()
         if st in ("discussion", "last_call") and g.variant.day == "sverige":
             x = r.random()
@@ -97,21 +130,23 @@ class RandomPlayer:
                 free = [s for s in alive if s not in g.noms]
                 if free and len(alive) > 1:
                     by = r.choice(free)
-                    return Nominate(r.choice([s for s in alive if s != by]), by=by)
+                    return Nominate(self.pick(g, by, [s for s in alive if s != by]), by=by)
             if x < 0.3 and g.noms:
-                return Revoke(None, by=r.choice(sorted(g.noms)))
+                by = r.choice(sorted(g.noms))
+                return Revoke(g.noms[by], by=by)
             if g.offering and r.random() < 0.5:
                 return Extend()
             return Timeout()
         if st == "accusations":
             if r.random() < 0.7:
-                return Nominate(r.choice(alive), by=r.choice(alive))
+                by = r.choice(alive)
+                return Nominate(self.pick(g, by, [s for s in alive if s != by] or alive), by=by)
             return Timeout()
         if st == "discussion":
             return EndSpeech() if r.random() < 0.5 else Timeout()
         if st == "tie_break":
             if r.random() < 0.9:
-                return Tap(g.decider, r.choice(g.candidates))
+                return Tap(g.decider, self.pick(g, g.decider, g.candidates))
             return Timeout()
         if st == "kamikaze":
             if r.random() < 0.9:
@@ -160,10 +195,10 @@ class RandomPlayer:
 
 
 def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, seats: int, check_replay: bool,
-             violations: list[str], role_overrides: dict | None = None):
+             violations: list[str], role_overrides: dict | None = None, skill: float = 0.0):
     counts = variant.roles_for(seats, role_overrides)
     g = Game(variant, rules, timers, seats, roles=counts)
-    player = RandomPlayer(rng)
+    player = RandomPlayer(rng, skill=skill)
     protocol = entries(g.start(), None)
     roles = deal(counts, seats, rng)
     protocol += entries(g.apply(Deal(tuple(sorted(roles.items())))), None)
@@ -205,7 +240,8 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
 
 
 def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None, timers: dict | None = None,
-             seats: int | None = None, check_replay: bool = True, progress=None, roles: dict | None = None) -> dict:
+             seats: int | None = None, check_replay: bool = True, progress=None, roles: dict | None = None,
+             skill: float = 0.0) -> dict:
     variant = VARIANTS[variant_name]
     d_rules, d_timers = defaults(variant)
     d_rules.update(rules or {})
@@ -217,7 +253,7 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     violations: list[str] = []
     started = time.perf_counter()
     for i in range(games):
-        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles)
+        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill)
         if g.winner:
             wins[g.winner] += 1
         days += g.day
@@ -235,6 +271,7 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
         "mean_days": round(days / games, 3) if games else 0,
         "violations": len(violations),
         "violation_examples": violations[:5],
+        "skill": skill,
         "replay_checked": check_replay,
         "games_per_second": round(games / elapsed, 1) if elapsed else None,
     }

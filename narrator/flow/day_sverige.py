@@ -46,7 +46,7 @@ class SverigeGame(BaseGame):
         self.extension_used = self.offering = False
         name = "first_day" if self.day == 1 else "day"
         self._record("discussion", day=self.day)
-        self._say("free_day", minutes=self.timers[name] // 60)
+        self._say("free_day", n=max(1, round(self.timers[name] / 60)))
         self._timer(name)
 
     # ------------------------------------------------------------------ nominations
@@ -88,7 +88,7 @@ class SverigeGame(BaseGame):
             raise Refused("reject_extension_used" if self.extension_used else "reject_unknown_input")
         self.extension_used, self.offering = True, False
         self._record("extension", day=self.day)
-        self._say("extension_granted", minutes=self.timers["extension"] // 60)
+        self._say("extension_granted", n=max(1, round(self.timers["extension"] / 60)))
         self._timer("extension")
 
     def day_timeout(self) -> None:
