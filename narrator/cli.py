@@ -121,10 +121,10 @@ def cmd_simulate(args) -> int:
     return 0 if result["violations"] == 0 else 1
 
 
-def _outputs(live, voice_mode: str, console: Console):
+def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
     from .console import ConsoleOutput
 
-    outputs = [ConsoleOutput(live, console)]
+    outputs = [ConsoleOutput(live, console, show_private=not companion)]
     if voice_mode == "speech":
         try:
             from .voice import AudioUnavailable, make_speech_output
@@ -143,17 +143,38 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
 
     handles = []
     listener = None
+    keypad = None
     live.attach()
-    if getattr(args, "companion", False) or live.config.section("companion")["enabled"]:
+    if _companion_on(args, live.config):
         try:
             from .companion import start as start_companion
 
             h = start_companion(live.config, live)
-            if asyncio.iscoroutine(h):
-                h = await h
             handles.append(h)
+            if initial:
+                # the deal waits until every phone has joined (or the host starts), or night zero
+                # would run while the players are still scanning their codes
+                deal_events, initial = initial, []
+
+                async def deal_when_ready() -> None:
+                    await h.wait_for_table()
+                    for ev in deal_events:
+                        live.submit_event(ev, source="companion")
+
+                asyncio.get_running_loop().create_task(deal_when_ready())
         except ImportError as exc:
             err.print(f"[yellow]the companion is not available: {exc}[/]")
+        except OSError as exc:
+            err.print(f"[red]the companion cannot serve on {live.config.section('companion')['host']}:"
+                      f"{live.config.section('companion')['port']}: {exc}[/] — change [companion] port, or play without phones")
+            return 2
+    elif live.config.section("input")["console"]:
+        from .companion import KeypadInput
+        from .flow.effects import Say
+
+        # without phones the night's choices are typed: the narrator explains the sound masking
+        keypad = KeypadInput(live)
+        first = list(first) + [Say("keypad_masking", {})]
     if getattr(args, "listen", False) or live.config.section("input")["engine"] != "none":
         try:
             from .voice import start_listening
@@ -163,8 +184,13 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             err.print("[yellow]speech recognition is not installed; type the sentences instead[/]")
         except Exception as exc:  # a missing microphone or model must not stop the game
             err.print(f"[yellow]{exc}[/] — type the sentences at the console instead")
+        if listener is None:
+            # the table must know the narrator is deaf: say so, in its own language
+            from .flow.effects import Say
+
+            live._dispatch([Say("no_recognition", {"language": live.voice.name})])
     if live.config.section("input")["console"]:
-        read_console(live, console=console)
+        read_console(live, console=console, keypad=keypad)
     try:
         winner = await live.run(first, initial)
     finally:
@@ -181,6 +207,10 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
     return 0
 
 
+def _companion_on(args, cfg: Config) -> bool:
+    return bool(getattr(args, "companion", False) or cfg.section("companion")["enabled"])
+
+
 def cmd_play(args) -> int:
     from .console import reveal_roles
     from .flow.events import Deal
@@ -194,13 +224,12 @@ def cmd_play(args) -> int:
         return 2
     console = Console(highlight=False)
     jpath = Path(args.journal or cfg.section("journal")["path"] or default_path())
-    journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice})
+    journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": _companion_on(args, cfg)})
     live = LiveSession(cfg, journal)
-    live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console)
+    live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, _companion_on(args, cfg))
     first = live.start_effects()
     deal = live.session.dealing_event(random.SystemRandom())
-    companion = args.companion or cfg.section("companion")["enabled"]
-    if cfg.dealing["mode"] != "fixed" and not companion:
+    if cfg.dealing["mode"] != "fixed" and not _companion_on(args, cfg):
         if sys.stdin.isatty() and not args.no_reveal:
             reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console)
         else:
@@ -236,14 +265,16 @@ def cmd_resume(args) -> int:
             err.print(f"[red]error[/] {p}")
         return 2
     console = Console(highlight=False)
+    args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
     journal = Journal.reopen(jpath)
     live = LiveSession(cfg, journal)
-    live.outputs = _outputs(live, args.voice or contents.header.get("mode", {}).get("voice") or cfg.section("voice")["output"], console)
+    live.outputs = _outputs(live, args.voice or contents.header.get("mode", {}).get("voice") or cfg.section("voice")["output"],
+                            console, _companion_on(args, cfg))
     first = live.start_effects(replayed=contents.events)
     console.print(f"[dim]resumed {len(contents.events)} events from {jpath}[/]")
     console.print(f"» {live.voice.render('resuming', {})}")
     console.print(f"[dim]waiting for: {live.session.awaiting_text()}[/]")
-    args.companion = getattr(args, "companion", False)
+    args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
     return asyncio.run(_run_live(live, first, [], args, console))
 
 

@@ -15,23 +15,28 @@ from rich.console import Console
 from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
 from .rules.roles import team_of
 
-HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|yes|no> · foul <seat> · timeout
+HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|yes|no> · foul <seat> · leave <seat> · extend · timeout
 console: status · pause · resume · quit · help"""
 
 
 class ConsoleOutput:
-    def __init__(self, live, console: Console | None = None, clear_at_dawn: bool | None = None):
+    def __init__(self, live, console: Console | None = None, clear_at_dawn: bool | None = None, show_private: bool = True):
         self.live = live
         self.console = console or Console(highlight=False)
         self.clear_at_dawn = self.console.is_terminal if clear_at_dawn is None else clear_at_dawn
+        # with phones at the table a private line goes to its phone only, never to the shared screen
+        self.show_private = show_private
 
     def handle(self, effect: Effect, text: str | None) -> None:
         c = self.console
         if isinstance(effect, Say):
             c.print(f"[bold cyan]»[/] {text}")
         elif isinstance(effect, Tell):
-            c.print(f"[bold magenta]🔒 seat {effect.seat} only:[/] {text}")
+            if self.show_private:
+                c.print(f"[bold magenta]🔒 seat {effect.seat} only:[/] {text}")
         elif isinstance(effect, Reject):
+            if effect.seat and not self.show_private:
+                return
             who = f"seat {effect.seat}: " if effect.seat else ""
             c.print(f"[bold red]✗[/] {who}{text}")
         elif isinstance(effect, Timer) and effect.name:
@@ -55,8 +60,9 @@ def status_text(live) -> str:
     )
 
 
-def read_console(live, stream=None, console: Console | None = None) -> threading.Thread:
-    """Read typed lines in a thread and hand them to the live session."""
+def read_console(live, stream=None, console: Console | None = None, keypad=None) -> threading.Thread:
+    """Read typed lines in a thread and hand them to the live session. With a keypad, a bare seat
+    number typed at night is the awake role's choice."""
     stream = stream or sys.stdin
     console = console or Console(highlight=False)
 
@@ -65,6 +71,8 @@ def read_console(live, stream=None, console: Console | None = None) -> threading
             line = raw.strip()
             if not line:
                 continue
+            if keypad is not None and keypad.line(line):
+                continue
             word = line.split()[0].lower()
             if word in ("pause", "resume", "quit"):
                 live.submit_control(word)
@@ -72,7 +80,7 @@ def read_console(live, stream=None, console: Console | None = None) -> threading
                 console.print(HELP)
             elif word == "status":
                 live.submit_control(lambda: console.print(status_text(live)))
-            elif word in ("deal", "say", "tap", "foul", "timeout"):
+            elif word in ("deal", "say", "tap", "foul", "timeout", "leave", "extend"):
                 live.submit_line(line)
             else:
                 # a bare sentence is taken as heard at the table

@@ -35,6 +35,13 @@ class ClassicGame(BaseGame):
     def public_nominations(self) -> list[int]:
         return [s for _, s in self.nominations]
 
+    def vote_choices(self):
+        if self.state in ("voting", "revote"):
+            return "seat", list(self.candidates)
+        if self.state == "all_leave_vote":
+            return "yes_no", []
+        return None
+
     def day_awaiting(self):
         if self.state in ("voting", "revote"):
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.votes]}

@@ -32,6 +32,11 @@ class GrundregelnGame(BaseGame):
     def public_nominations(self) -> list[int]:
         return list(self.nominees)
 
+    def vote_choices(self):
+        if self.state in ("pointing", "runoff", "final_vote", "tie_break"):
+            return "seat", list(self.candidates)
+        return None
+
     def day_awaiting(self):
         if self.state in ("pointing", "runoff", "final_vote"):
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.votes]}

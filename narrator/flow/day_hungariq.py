@@ -29,6 +29,9 @@ class HungariqGame(BaseGame):
     def public_nominations(self) -> list[int]:
         return [self.accused] if self.accused is not None else []
 
+    def vote_choices(self):
+        return ("yes_no", []) if self.state in ("support_vote", "execution_vote") else None
+
     def day_awaiting(self):
         if self.state in ("support_vote", "execution_vote"):
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.answers]}

@@ -35,6 +35,11 @@ class SverigeGame(BaseGame):
         active = set(self.noms.values())
         return [s for s in self.first_order if s in active]
 
+    def vote_choices(self):
+        if self.state == "hand_vote":
+            return "seat", [self.ballot[self.ballot_index]]  # one name at a time, hands on NOW
+        return None
+
     def day_awaiting(self):
         if self.state == "hand_vote":
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.voted]}

@@ -173,6 +173,10 @@ class BaseGame:
     def public_nominations(self) -> list[int]:
         return []
 
+    def vote_choices(self) -> tuple[str, list[int]] | None:
+        """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
+        return None
+
     # ------------------------------------------------------------------ driving
     def start(self) -> list[Effect]:
         self.out = []

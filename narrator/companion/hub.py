@@ -1,0 +1,478 @@
+"""The companion's game side: which frame goes to which phone, and when. No HTTP here.
+
+The hub is an output of the live session (`handle(effect, text)`, on the loop thread) and the
+place the web server hands phone messages to (`hello`, `message`, also on the loop thread). It
+keeps one rule above all: at night, what a phone receives must not depend on the roles.
+
+- Every frame to a phone is padded to a multiple of FRAME bytes (and the server turns
+  WebSocket compression off), so sizes say nothing about the text inside.
+- Public changes (a new step, the dawn) go to every phone in the same loop iteration.
+- A night tap is answered by one `ack` frame `ack_ms` after it arrived, whoever sent it. Only a
+  tap from a seat that is awake now goes to the core; the core's answer (a shot taken, a check
+  result, a private refusal) rides in that seat's ack, and every other tap gets a dummy ack of
+  the same type and size at the same delay.
+- A private line the core sends on its own (e.g. after a keypad or console tap) goes to its seat
+  together with a same-size dummy `note` to every other phone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..flow.effects import Record, Reject, Say, Tell, Timer
+from ..flow.events import EndSpeech, Foul, Nominate, Revoke, Tap, event_to_dict
+
+log = logging.getLogger("narrator.companion")
+
+FRAME = 1024  # every phone frame is padded to a multiple of this many bytes
+# Votes answered yes/no rather than with a seat, until the core says so itself (see ballot()).
+YES_NO_VOTES = ("all_leave_vote", "support_vote", "execution_vote")
+ANSWER_WAIT = 2.0  # seconds: a core answer later than this is replaced by a neutral one
+HOST_TRIES = 5  # wrong PINs before the host login locks for HOST_LOCK seconds
+HOST_LOCK = 30.0
+
+
+def pad(frame: dict, size: int = FRAME) -> str:
+    """The frame as JSON, padded with spaces to a multiple of `size` bytes (UTF-8)."""
+    frame = dict(frame, pad="")
+    text = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+    n = len(text.encode("utf-8"))
+    target = -(-n // size) * size
+    frame["pad"] = " " * (target - n)
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+
+
+class Conn:
+    """One open WebSocket as the hub sees it: frames are queued and written by the server."""
+
+    def __init__(self, send_queue: asyncio.Queue | None = None):
+        self.queue: asyncio.Queue = send_queue or asyncio.Queue()
+        self.seat: int | None = None
+        self.host = False
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        if not self.closed:
+            self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.queue.put_nowait(("close", code))
+            self.closed = True
+
+
+@dataclass
+class Pending:
+    """A phone tap that went to the core; resolved with the core's private answer, if any."""
+
+    seat: int
+    event: dict
+    future: asyncio.Future
+    answers: list[tuple[bool, str]] = field(default_factory=list)
+
+
+@dataclass
+class Sent:
+    """One frame as sent, for the leak tests: which seat, which dispatch batch, type and size."""
+
+    seat: int
+    batch: int
+    type: str
+    size: int
+    delay: float | None = None  # for acks: how long after the tap arrived
+
+
+class Hub:
+    def __init__(self, config, live, pin: str | None = None, tokens: dict[int, str] | None = None):
+        self.config = config
+        self.live = live
+        section = config.section("companion")
+        self.votes_on_phones = bool(section["votes"])
+        self.ack_delay = config.section("night")["ack_ms"] / 1000.0
+        self.pin = pin or section["pin"] or f"{secrets.randbelow(10**6):06d}"
+        seats = range(1, config.seats + 1)
+        # a fresh secret per seat per game: the token is the only proof of a seat
+        self.seat_tokens: dict[int, str] = tokens or {s: secrets.token_urlsafe(16) for s in seats}
+        self._by_token = {t: s for s, t in self.seat_tokens.items()}
+        self.phones: dict[int, Conn] = {}
+        self.hosts: set[Conn] = set()
+        self.last_n: dict[int, int] = {s: 0 for s in seats}
+        self.notes: dict[int, dict] = {}  # the last private line of each seat since dusk, for reconnects
+        self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
+        self.epoch = 0  # counts phases/steps: a tap names the epoch it was made in
+        self.caption = ""
+        self.timer_name: str | None = None
+        self.timer_seconds = 0
+        self.refused: list[tuple[str, int | None]] = []  # (reason, seat) — never shown to phones
+        self.sent: list[Sent] = []
+        self.record_sent = False  # tests turn this on
+        self._batch = 0
+        self._current: Pending | None = None
+        self._last_reject: tuple[bool, str] | None = None
+        self._private: list[tuple[int, str, bool]] = []
+        self._flush_scheduled = False
+        self._dirty = False
+        self._host_fails = 0
+        self._host_locked_until = 0.0
+        self._deal_roles = False
+        # set when every seat has a phone, or when the host presses Start: the deal may come now
+        self.table_ready = asyncio.Event()
+
+    # ------------------------------------------------------------------ sending
+    @property
+    def game(self):
+        return self.live.game
+
+    def _send(self, seat: int, frame: dict, delay: float | None = None) -> None:
+        conn = self.phones.get(seat)
+        text = pad(frame)
+        if self.record_sent:
+            self.sent.append(Sent(seat, self._batch, frame["t"], len(text.encode("utf-8")), delay))
+        if conn is not None:
+            conn.send(text)
+
+    def _send_hosts(self) -> None:
+        if not self.hosts:
+            return
+        text = json.dumps(self.host_frame(), ensure_ascii=False)
+        for conn in list(self.hosts):
+            conn.send(text)
+
+    def seats(self) -> range:
+        return range(1, self.config.seats + 1)
+
+    # ------------------------------------------------------------------ frames
+    def ballot(self) -> tuple[str, list[int]] | None:
+        """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
+        g = self.game
+        if g.awaiting()[0] != "awaiting_votes":
+            return None
+        asked = getattr(g, "vote_choices", None)
+        if callable(asked):
+            return asked()
+        if g.state in YES_NO_VOTES:
+            return "yes_no", []
+        ballot, index = getattr(g, "ballot", None), getattr(g, "ballot_index", None)
+        if isinstance(ballot, list) and isinstance(index, int) and 0 <= index < len(ballot):
+            return "seat", [ballot[index]]  # a hand vote: one nominee at a time
+        return "seat", list(getattr(g, "candidates", None) or [])
+
+    def _ask(self) -> tuple[str | None, list[int]]:
+        """What every phone may tap now; the same for every seat, awake or asleep, alive or dead."""
+        g = self.game
+        if g.state == "night":
+            return "seat", list(g.alive)
+        ballot = self.ballot() if self.votes_on_phones else None
+        return ballot if ballot is not None else (None, [])
+
+    def screen_frame(self, seat: int) -> dict:
+        g = self.game
+        view = g.public_view()
+        ask, choices = self._ask()
+        step = g.step
+        return {
+            "t": "screen",
+            "epoch": self.epoch,
+            "state": view["state"],
+            "day": view["day"],
+            "step": step.name if step is not None else None,
+            "alive": view["alive"],
+            "nominations": view["nominations"],
+            "speaker": view["speaker"],
+            "fouls": {str(s): n for s, n in view["fouls"].items()},
+            "ask": ask,
+            "choices": choices,
+            "caption": self.caption,
+            "timer": self.timer_seconds if self.timer_name else 0,
+            "paused": bool(self.live.paused),
+            "winner": view.get("winner"),
+            "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
+            "you": seat,
+        }
+
+    def role_frame(self, seat: int) -> dict:
+        role = self.game.role(seat) if self.game.state != "setup" else None
+        return {"t": "role", "role": role, "role_name": self._role_name(role)}
+
+    def _role_name(self, role: str | None) -> str | None:
+        if role is None:
+            return None
+        key = "role_" + role
+        return self.live.voice.render(key, {}) if key in self.live.voice.lines else role
+
+    def host_frame(self) -> dict:
+        g = self.game
+        view = g.public_view()
+        remaining = self.live.timer_remaining()
+        return {
+            "t": "host",
+            "seats": self.config.seats,
+            "view": {k: (dict((str(a), b) for a, b in v.items()) if isinstance(v, dict) else v) for k, v in view.items()},
+            "step": g.step.name if g.step is not None else None,
+            "ballot": self.ballot(),
+            "caption": self.caption,
+            "timer": self.timer_name,
+            "remaining": round(remaining, 1) if remaining is not None else None,
+            "paused": bool(self.live.paused),
+            "phones": sorted(s for s, c in self.phones.items() if not c.closed),
+            "awaiting": self.live.session.awaiting_text(),
+        }
+
+    # ------------------------------------------------------------------ output side (loop thread)
+    def handle(self, effect, text: str | None) -> None:
+        if isinstance(effect, Timer):
+            self.epoch += 1
+            self.timer_name = effect.name
+            self.timer_seconds = effect.seconds
+            self._dirty = True
+        elif isinstance(effect, Say):
+            self.caption = text or ""
+            self._dirty = True
+        elif isinstance(effect, Tell):
+            self._private_line(effect.seat, text or "", True)
+        elif isinstance(effect, Reject):
+            self._last_reject = (False, text or "")
+            if effect.seat is None:
+                self.caption = text or ""  # public: the narrator says it to the whole table
+                self._dirty = True
+            else:
+                self._private_line(effect.seat, text or "", False)
+        elif isinstance(effect, Record):
+            self._record(effect.entry)
+        self._schedule_flush()
+
+    def _private_line(self, seat: int, text: str, ok: bool) -> None:
+        cur = self._current
+        if cur is not None and cur.seat == seat:
+            cur.answers.append((ok, text))
+            return
+        self._private.append((seat, text, ok))
+
+    def _record(self, entry: dict) -> None:
+        kind = entry.get("type")
+        if kind in ("input", "rejected"):
+            ev = entry.get("event", {})
+            seat = ev.get("seat")
+            queue = self.pending.get(seat) if isinstance(seat, int) else None
+            if queue and queue[0].event == ev:
+                p = queue.popleft()
+                if kind == "rejected" and self._last_reject is not None:
+                    # the refusal came just before this record: it answers this tap
+                    ok, text = self._last_reject
+                    self._private = [x for x in self._private if not (x[0] == seat and x[1] == text)]
+                    p.answers.append((ok, text))
+                    self._resolve(p)
+                else:
+                    self._current = p
+                    # every effect of this event is dispatched before the loop runs this
+                    self.live.loop.call_soon(self._resolve, p)
+            self._last_reject = None
+        elif kind == "deal":
+            self._deal_roles = True  # each phone learns its own role, all in the same moment
+            self._dirty = True
+        elif kind == "phase" and entry.get("phase") == "night":
+            self.notes.clear()
+            self._dirty = True
+
+    def _resolve(self, p: Pending) -> None:
+        if self._current is p:
+            self._current = None
+        if not p.future.done():
+            p.future.set_result(p.answers)
+
+    def _schedule_flush(self) -> None:
+        if not self._flush_scheduled and self.live.loop is not None:
+            self._flush_scheduled = True
+            self.live.loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send what one dispatch changed, to every phone at once."""
+        self._flush_scheduled = False
+        self._batch += 1
+        if self._deal_roles:
+            self._deal_roles = False
+            for s in self.seats():
+                self._send(s, self.role_frame(s))
+        if self._private:
+            private, self._private = self._private, []
+            for seat, text, ok in private:
+                for s in self.seats():
+                    if s == seat:
+                        frame = {"t": "note", "ok": ok, "text": text}
+                        self.notes[s] = frame
+                    else:
+                        frame = {"t": "note", "ok": True, "text": ""}
+                    self._send(s, frame)
+        if self._dirty:
+            self._dirty = False
+            for s in self.seats():
+                self._send(s, self.screen_frame(s))
+            self._send_hosts()
+
+    # ------------------------------------------------------------------ phones (loop thread)
+    def hello(self, conn: Conn, msg: dict) -> bool:
+        """A phone or host screen introduces itself; False: refused (the server closes it)."""
+        if msg.get("t") == "host":
+            return self._host_login(conn, msg.get("pin"))
+        token = msg.get("token")
+        seat = self._by_token.get(token) if isinstance(token, str) else None
+        if seat is None:
+            self.refuse("unknown token", None)
+            conn.send(pad({"t": "error", "text": "This link is not valid for this game."}))
+            return False
+        old = self.phones.get(seat)
+        if old is not None and old is not conn:
+            old.close(4000)  # one phone per seat: the newest connection wins
+        conn.seat = seat
+        self.phones[seat] = conn
+        conn.send(pad({"t": "welcome", "seat": seat, "n": self.last_n[seat], "ack_ms": int(self.ack_delay * 1000)}))
+        conn.send(pad(self.role_frame(seat)))
+        conn.send(pad(self.screen_frame(seat)))
+        # always a note, empty when there is none: the frames of a reconnect do not depend on the role
+        conn.send(pad(self.notes.get(seat, {"t": "note", "ok": True, "text": ""})))
+        if len(self.phones) == self.config.seats:
+            self.table_ready.set()
+        self._send_hosts()
+        return True
+
+    def _host_login(self, conn: Conn, pin) -> bool:
+        now = self.live.loop.time()
+        if now < self._host_locked_until:
+            self.refuse("host locked", None)
+            conn.send(json.dumps({"t": "error", "text": "Too many wrong PINs; wait a little."}))
+            return False
+        if not isinstance(pin, str) or not secrets.compare_digest(pin.encode(), self.pin.encode()):
+            self._host_fails += 1
+            if self._host_fails >= HOST_TRIES:
+                self._host_fails = 0
+                self._host_locked_until = now + HOST_LOCK
+            self.refuse("wrong host PIN", None)
+            conn.send(json.dumps({"t": "error", "text": "Wrong PIN."}))
+            return False
+        self._host_fails = 0
+        conn.host = True
+        self.hosts.add(conn)
+        conn.send(json.dumps(self.host_frame()))
+        return True
+
+    def gone(self, conn: Conn) -> None:
+        conn.closed = True
+        if conn.seat is not None and self.phones.get(conn.seat) is conn:
+            del self.phones[conn.seat]
+        self.hosts.discard(conn)
+        self._send_hosts()
+
+    def refuse(self, reason: str, seat: int | None) -> None:
+        self.refused.append((reason, seat))
+        log.warning("companion: refused (%s), seat %s", reason, seat)
+
+    async def message(self, conn: Conn, msg) -> None:
+        """One message from a logged-in phone or host screen. Bad input is refused, never raised."""
+        if not isinstance(msg, dict):
+            return self.refuse("not an object", conn.seat)
+        if conn.host:
+            return self._host_action(conn, msg)
+        if msg.get("t") != "tap":
+            return self.refuse("unknown message", conn.seat)
+        await self._tap(conn, msg)
+
+    async def _tap(self, conn: Conn, msg: dict) -> None:
+        seat = conn.seat
+        loop = asyncio.get_running_loop()
+        arrived = loop.time()
+        n, epoch, target, answer = msg.get("n"), msg.get("epoch"), msg.get("target"), msg.get("answer")
+        if not _is_int(n):
+            return self.refuse("malformed", seat)  # no number to answer to
+        reason = None
+        if msg.get("seat", seat) != seat:
+            reason = "wrong seat"
+        elif n <= self.last_n[seat]:
+            reason = "replayed"
+        elif not _is_int(epoch) or epoch != self.epoch:
+            reason = "stale"
+        elif target is not None and not _is_int(target) or answer is not None and not isinstance(answer, bool):
+            reason = "malformed"
+        if reason == "replayed":
+            # an old copy of something already answered: answer nothing, change nothing
+            return self.refuse(reason, seat)
+        self.last_n[seat] = n
+        night = self.game.state == "night"
+        future = loop.create_future()
+        sent: Pending | None = None
+        if reason is not None:
+            self.refuse(reason, seat)
+            future.set_result([(False, self._line("companion_stale", "Too late: the game has moved on."))])
+        elif night:
+            step = self.game.step
+            if step is not None and step.action and seat in self.game.awake_seats():
+                sent = self._submit(Tap(seat, target, answer), future)
+            else:
+                # asleep, dead or a step without action: the same ack, and the core never hears it
+                log.debug("companion: night tap kept from the core")
+                future.set_result([])
+        elif self.votes_on_phones and self.ballot() is not None:
+            if seat not in self.game.alive:
+                self.refuse("dead seat", seat)
+                future.set_result([(False, self.live.voice.render("reject_seat_out", {"seat": seat}))])
+            else:
+                sent = self._submit(Tap(seat, target, answer), future)
+        else:
+            self.refuse("nothing to tap", seat)
+            future.set_result([(False, self.live.voice.render("reject_tap_now", {}))])
+        if night:
+            # the fixed moment: no answer can come sooner, whoever tapped
+            await asyncio.sleep(max(0.0, arrived + self.ack_delay - loop.time()))
+        try:
+            answers = await asyncio.wait_for(asyncio.shield(future), ANSWER_WAIT)
+        except asyncio.TimeoutError:
+            answers = []
+            if sent is not None and sent in self.pending[seat]:
+                self.pending[seat].remove(sent)  # never matched: it must not hold up the next taps
+        ok = all(a[0] for a in answers)
+        text = " ".join(a[1] for a in answers) or self._line("companion_tap_taken", "Your tap is in.")
+        frame = {"t": "ack", "n": n, "ok": ok, "text": text}
+        if night and answers:
+            self.notes[seat] = {"t": "note", "ok": ok, "text": text}
+        self._send(seat, frame, delay=loop.time() - arrived)
+
+    def _submit(self, event: Tap, future: asyncio.Future) -> Pending:
+        p = Pending(event.seat, event_to_dict(event), future)
+        self.pending[event.seat].append(p)
+        self.live.submit_event(event, source="companion")
+        return p
+
+    def _line(self, key: str, default: str) -> str:
+        voice = self.live.voice
+        return voice.render(key, {}) if key in voice.lines else default
+
+    # ------------------------------------------------------------------ host screen
+    def _host_action(self, conn: Conn, msg: dict) -> None:
+        what = msg.get("t")
+        seat = msg.get("seat")
+        if what in ("pause", "resume"):
+            self.live.submit_control(what)
+            return
+        if what == "start":
+            self.table_ready.set()
+            return
+        event = None
+        if what == "nominate" and _is_int(seat):
+            event = Nominate(seat)
+        elif what == "revoke":
+            event = Revoke(seat if _is_int(seat) else None)
+        elif what == "foul" and _is_int(seat):
+            event = Foul(seat)
+        elif what == "end_speech":
+            event = EndSpeech()
+        if event is None:
+            return self.refuse("unknown host action", None)
+        self.live.submit_event(event, source="companion-host")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)

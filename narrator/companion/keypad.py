@@ -1,0 +1,65 @@
+"""A USB numeric keypad (any keyboard) as the night input of a table without phones.
+
+One keypad has no seat identity, so a typed seat number is the choice of the whole role that is
+awake: at the mafia step it becomes a tap for every awake mafioso (they must agree anyway), at a
+check step the tap of the checker. Outside a night step with an action the keypad does nothing
+the game can hear, and it never answers aloud: the check result is shown on the narrator's
+screen (a Tell), never spoken.
+"""
+
+from __future__ import annotations
+
+from ..flow.events import Tap
+
+# What the narrator reads out before the first night when the keypad is used (the sound of keys
+# must not tell which step has a living player): see docs/companion.md.
+MASKING_POLICY = (
+    "The keypad sits in the middle of the table. At every night step, whoever is awake or not, "
+    "everybody drums softly on the table with their fingers until the narrator says the step is "
+    "over, and whoever is awake types the seat number and Enter under that cover. Every step lasts "
+    "the same time, whether its players are alive or not, and the keypad never beeps or answers aloud."
+)
+
+
+class KeypadInput:
+    """Turns `<seat><Enter>` at a night step into the awake role's taps. Thread-safe."""
+
+    def __init__(self, live):
+        self.live = live
+        self._digits = ""
+
+    def key(self, key: str) -> bool:
+        """One key as a keyboard reports it ('7', 'KP_7', 'Enter', 'KP_Enter', 'BackSpace')."""
+        k = key[3:] if key.startswith("KP_") else key
+        if len(k) == 1 and k.isdigit():
+            self._digits = (self._digits + k)[-3:]
+            return True
+        if k in ("Enter", "Return", "\n", "\r"):
+            digits, self._digits = self._digits, ""
+            return self.line(digits) if digits else False
+        if k in ("BackSpace", "Delete", "Escape"):
+            self._digits = ""
+            return True
+        return False
+
+    def line(self, text: str) -> bool:
+        """A typed line: True when it was a seat number taken as the night's choice.
+
+        Anything else (day commands, words) returns False so the console can handle it.
+        """
+        text = text.strip()
+        if not text.isdigit() or self.live.loop is None:
+            return False
+        if self.live.game.state != "night":
+            return False
+        self.live.loop.call_soon_threadsafe(self._taps, int(text))
+        return True
+
+    def _taps(self, target: int) -> None:
+        # on the loop thread: the awake seats are read in the same state the taps will meet
+        game = self.live.game
+        step = game.step
+        if step is None or step.action is None:
+            return
+        for seat in game.awake_seats():
+            self.live.submit_event(Tap(seat, target), source="keypad")

@@ -1,0 +1,257 @@
+"""The companion's web side: a Starlette app served by uvicorn inside the live session's loop.
+
+Running in the same loop as the game means the hub reads the game between two awaits, with no
+lock and no thread: what a phone is told always matches the state the core is in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+import sys
+from pathlib import Path
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from . import qr
+from .hub import Conn, Hub
+
+log = logging.getLogger("narrator.companion")
+STATIC = Path(__file__).with_name("static")
+MAX_MESSAGE = 4096  # bytes: nothing a phone legitimately sends is longer
+HELLO_WAIT = 10.0
+
+# The pages hold a seat's token in memory: nothing may cache them or leak their address onwards.
+HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+}
+
+
+def build_app(hub: Hub) -> Starlette:
+    pages = {name: (STATIC / name).read_text(encoding="utf-8") for name in ("phone.html", "host.html")}
+
+    async def phone(request):
+        return HTMLResponse(pages["phone.html"], headers=HEADERS)
+
+    async def host(request):
+        return HTMLResponse(pages["host.html"], headers=HEADERS)
+
+    async def favicon(request):
+        return Response(status_code=204)
+
+    async def ws(websocket: WebSocket):
+        await websocket.accept()
+        conn = Conn()
+        writer = asyncio.create_task(_write(websocket, conn))
+        try:
+            first = await asyncio.wait_for(_receive(websocket), HELLO_WAIT)
+            if first is _GONE:
+                return
+            if first is None or not hub.hello(conn, first):
+                if first is None:
+                    hub.refuse("bad hello", None)
+                conn.close(4401)
+                await writer
+                return
+            while True:
+                msg = await _receive(websocket)
+                if msg is _GONE:
+                    return
+                try:
+                    await hub.message(conn, msg)
+                except Exception:  # bad input never takes the server down
+                    log.exception("companion: message failed")
+        except asyncio.TimeoutError:
+            hub.refuse("no hello", None)
+        finally:
+            hub.gone(conn)
+            if not writer.done():
+                writer.cancel()
+
+    return Starlette(
+        routes=[
+            Route("/", phone),
+            Route("/host", host),
+            Route("/favicon.ico", favicon),
+            WebSocketRoute("/ws", ws),
+        ]
+    )
+
+
+_GONE = object()
+
+
+async def _receive(websocket: WebSocket):
+    """The next message as a dict (None when it is not valid JSON), or _GONE when closed."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return _GONE
+    text = message.get("text")
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+async def _write(websocket: WebSocket, conn: Conn) -> None:
+    try:
+        while True:
+            item = await conn.queue.get()
+            if isinstance(item, tuple):
+                await websocket.close(item[1])
+                return
+            await websocket.send_text(item)
+    except Exception:  # the socket went away; the reader notices and cleans up
+        conn.closed = True
+
+
+class _Server(uvicorn.Server):
+    # `narrator play` owns Ctrl-C; uvicorn must not take over the process's signal handlers
+    @contextlib.contextmanager
+    def capture_signals(self):
+        yield
+
+
+class Companion:
+    """The running companion: `await handle.stop()` shuts it down."""
+
+    def __init__(self, hub: Hub, server: _Server, task: asyncio.Task, sock: socket.socket, base: str):
+        self.hub = hub
+        self.server = server
+        self.task = task
+        self.sock = sock
+        self.port = sock.getsockname()[1]
+        self.base_url = base
+        self.urls = {s: qr.seat_url(base, t) for s, t in hub.seat_tokens.items()}
+        self.host_url = f"{base}/host"
+        self.pin = hub.pin
+        self.seats_page: Path | None = None
+
+    async def started(self) -> None:
+        while not self.server.started and not self.task.done():
+            await asyncio.sleep(0.01)
+
+    async def wait_for_table(self, timeout: float | None = None) -> bool:
+        """Until every seat has joined on a phone or the host pressed Start; False on timeout.
+
+        Deal after this, so that night zero does not start while players are still scanning.
+        """
+        try:
+            await asyncio.wait_for(self.hub.table_ready.wait(), timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError, SystemExit):
+            await asyncio.wait_for(asyncio.shield(self.task), 5)
+        with contextlib.suppress(ValueError):
+            self.hub.live.outputs.remove(self.hub)
+        self.sock.close()
+
+    def announce(self, out=None, qr_codes: bool = True) -> None:
+        """The join QR codes and the host screen's address for the narrator's terminal."""
+        out = out or sys.stdout
+        if qr_codes:
+            for seat in sorted(self.urls):
+                out.write(f"Seat {seat}: scan to join\n{qr.terminal_qr(self.urls[seat])}\n")
+        if self.seats_page is not None:
+            out.write(f"Printable seat cards (one QR per seat): {self.seats_page}\n")
+        out.write(f"Host screen: {self.host_url}  PIN {self.pin}\n")
+        out.flush()
+
+
+def _secrets_file(live) -> tuple[Path, object] | None:
+    """Where this game's seat tokens are kept beside its journal, and the journal's identity."""
+    journal = getattr(live, "journal", None)
+    path = getattr(journal, "path", None)
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            started = json.loads(f.readline()).get("started")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return Path(str(path) + ".companion"), started
+
+
+def _kept_secrets(config, live) -> dict:
+    """The tokens and PIN of this very game when it is resumed: the phones reconnect by themselves."""
+    where = _secrets_file(live)
+    if where is None or not where[0].exists():
+        return {}
+    try:
+        kept = json.loads(where[0].read_text(encoding="utf-8"))
+        tokens = {int(s): t for s, t in kept["tokens"].items()}
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
+        return {}
+    if kept.get("started") != where[1] or sorted(tokens) != list(range(1, config.seats + 1)):
+        return {}  # another game's cards must not open this one
+    return {"tokens": tokens, "pin": kept.get("pin")}
+
+
+def _keep_secrets(live, hub: Hub) -> None:
+    where = _secrets_file(live)
+    if where is None:
+        return
+    data = {"started": where[1], "tokens": {str(s): t for s, t in hub.seat_tokens.items()}, "pin": hub.pin}
+    fd = os.open(where[0], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+
+
+def start(config, live, *, host: str | None = None, port: int | None = None, announce: bool = True, out=None) -> Companion:
+    """Serve the companion in the running loop of `live`; returns the handle (stop with `await handle.stop()`).
+
+    Binds synchronously, so a taken port fails here with OSError rather than later in a task.
+    """
+    section = config.section("companion")
+    host = section["host"] if host is None else host
+    port = section["port"] if port is None else port
+    loop = live.loop or asyncio.get_running_loop()
+    keep = _kept_secrets(config, live)
+    hub = Hub(config, live, pin=keep.get("pin"), tokens=keep.get("tokens"))
+    _keep_secrets(live, hub)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(64)
+    sock.setblocking(False)
+    uv = uvicorn.Config(
+        build_app(hub),
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        ws="websockets-sansio",
+        ws_max_size=MAX_MESSAGE,
+        # compressed sizes would tell a check result from a dummy: frames go out uncompressed
+        ws_per_message_deflate=False,
+        timeout_graceful_shutdown=1,
+    )
+    server = _Server(uv)
+    task = loop.create_task(server.serve(sockets=[sock]))
+    live.outputs.append(hub)
+    handle = Companion(hub, server, task, sock, qr.base_url(config, host, sock.getsockname()[1]))
+    if announce:
+        handle.seats_page = qr.write_seats_page(config, handle.urls)
+        handle.announce(out)
+    return handle

@@ -1,0 +1,167 @@
+"""Ten phones and the host screen in real headless Chromium play night zero, a day with a vote on the
+phones, and a full classic night — with the Don's phone reloading in the middle of it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+
+import pytest
+
+from narrator.companion.testing import CLASSIC_DEAL, Table, until
+from narrator.config import parse_config
+
+CHROMIUM = os.environ.get("NARRATOR_CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
+
+try:
+    from playwright.async_api import async_playwright, expect
+except ImportError:  # pragma: no cover - depends on the machine
+    async_playwright = None
+
+
+def need_browser():
+    missing = async_playwright is None or not shutil.which(CHROMIUM)
+    if missing:
+        why = "Playwright (pip) and Debian's chromium are needed for the browser tests"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why + ": CI must install them (.ci/apt-packages.txt, .ci/requirements-ci.txt)")
+        pytest.skip(why)
+
+
+async def new_screen(page, before: int) -> None:
+    await page.wait_for_function(f"() => Number(document.body.dataset.epoch) > {before}", timeout=10_000)
+
+
+async def epoch(page) -> int:
+    return int(await page.evaluate("() => document.body.dataset.epoch || -1"))
+
+
+async def tap(page, choice) -> str:
+    """Tap a choice and wait for the phone's answer."""
+    acks = int(await page.evaluate("() => document.body.dataset.acks || 0"))
+    await page.locator(f'#grid button[data-choice="{choice}"]').click()
+    await page.wait_for_function(f"() => Number(document.body.dataset.acks || 0) > {acks}", timeout=10_000)
+    return await page.evaluate("() => document.body.dataset.ack")
+
+
+async def step(t: Table, pages: dict, choices: dict) -> dict[int, str]:
+    """Every phone taps (real choices where given, anything else otherwise), then the step ends."""
+    alive = t.live.game.alive
+    answers = await asyncio.gather(*(tap(p, choices.get(s, alive[s % len(alive)])) for s, p in pages.items()))
+    before = await epoch(pages[1])
+    t.live.fire()
+    await asyncio.gather(*(new_screen(p, before) for p in pages.values()))
+    return dict(zip(pages, answers, strict=True))
+
+
+async def host_do(host, action: str, seat: int | None = None) -> None:
+    if seat is not None:
+        await host.get_by_test_id("seat").fill(str(seat))
+    await host.get_by_test_id(action).click()
+
+
+def test_ten_phones_play_a_night_and_a_day_in_chromium():
+    need_browser()
+
+    async def main():
+        cfg = parse_config(CLASSIC_DEAL + '[companion]\nvotes = true\npin = "2468"\n')
+        async with Table(cfg) as t, async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+            try:
+                await play(t, browser)
+            finally:
+                await browser.close()
+
+    async def play(t: Table, browser):
+        game = t.live.game
+        base = f"http://127.0.0.1:{t.companion.port}"
+        pages = {}
+        for seat in range(1, 11):
+            context = await browser.new_context()
+            pages[seat] = await context.new_page()
+        await asyncio.gather(*(pages[s].goto(base + "/#" + t.companion.hub.seat_tokens[s]) for s in pages))
+        for s, page in pages.items():
+            await expect(page.locator("#seat")).to_have_text(f"Seat {s}")
+            assert "#" not in page.url, "the token leaves the address bar at once"
+        host = await (await browser.new_context()).new_page()
+        await host.goto(base + "/host")
+        await host.get_by_test_id("pin").fill("2468")
+        await host.get_by_test_id("login").click()
+        await expect(host.get_by_test_id("phones")).to_have_text(", ".join(map(str, range(1, 11))))
+
+        # the deal: every phone, held, shows its own role and only while held
+        t.deal()
+        await until(lambda: game.state == "night")
+        await asyncio.gather(*(p.wait_for_function("() => document.body.dataset.state === 'night'") for p in pages.values()))
+        names = {"don": "the Don", "mafia": "mafia", "sheriff": "the Sheriff", "citizen": "a citizen"}
+        for s, page in pages.items():
+            await page.locator("#reveal").hover()
+            await page.mouse.down()
+            await expect(page.locator("#role")).to_have_text("You are " + names[game.role(s)])
+            await page.mouse.up()
+            await expect(page.locator("#role")).to_have_text("")
+
+        # night zero: three steps, every phone taps something
+        for _ in range(3):
+            answers = await step(t, pages, {})
+            assert set(answers.values()) == {"Your tap is in."}
+        assert game.state == "speeches"
+
+        # day 1: the host corrects a misheard nomination (6, meant 7), seat 2 nominates 8
+        await host_do(host, "nominate", 6)
+        await until(lambda: game.public_view()["nominations"] == [6])
+        await host_do(host, "revoke")
+        await host_do(host, "nominate", 7)
+        await until(lambda: game.public_view()["nominations"] == [7])
+        await expect(host.get_by_test_id("nominations")).to_have_text("7")
+        await host_do(host, "end_speech")
+        await until(lambda: game.speaker == 2)
+        await host_do(host, "nominate", 8)
+        await until(lambda: game.public_view()["nominations"] == [7, 8])
+        for speaker in range(2, 11):
+            await until(lambda s=speaker: game.speaker == s)
+            await host_do(host, "end_speech")
+        await until(lambda: game.state == "voting")
+        await asyncio.gather(*(p.wait_for_function("() => document.body.dataset.state === 'voting'") for p in pages.values()))
+        votes = await asyncio.gather(*(tap(p, 7 if s <= 6 else 8) for s, p in pages.items()))
+        assert all(v == "Your tap is in." for v in votes)
+        await until(lambda: game.state == "last_words")
+        assert 7 not in game.alive
+        await host_do(host, "end_speech")
+        await until(lambda: game.state == "night")
+        await asyncio.gather(*(p.wait_for_function("() => document.body.dataset.step === 'mafia_shoots'") for p in pages.values()))
+
+        # night 1: the mafia shoots 9
+        answers = await step(t, pages, {s: 9 for s in MAFIA})
+        assert all(answers[s] == "Shot at 9 taken." for s in MAFIA)
+        assert all(answers[s] == "Your tap is in." for s in pages if s not in MAFIA)
+
+        # the Don's phone reloads mid-step and comes back to the same screen, then he checks
+        don = pages[DON]
+        before = await epoch(don)
+        await don.reload()
+        await expect(don.locator("#seat")).to_have_text("Seat 1")
+        await don.wait_for_function(f"() => Number(document.body.dataset.epoch) === {before}")
+        answers = await step(t, pages, {DON: SHERIFF})
+        assert answers[DON] == "Player 4 IS the Sheriff."
+        assert all(a == "Your tap is in." for s, a in answers.items() if s != DON)
+
+        answers = await step(t, pages, {SHERIFF: DON})
+        assert answers[SHERIFF] == "Player 1 is MAFIA."
+        assert all(a == "Your tap is in." for s, a in answers.items() if s != SHERIFF)
+
+        # dawn: 9 was shot; the table sees it, and nobody's role
+        assert game.state == "last_words" and 9 not in game.alive
+        await expect(pages[5].locator("#phase-text")).to_contain_text("Last words")
+        await expect(host.get_by_test_id("state")).to_contain_text("last_words")
+        host_text = await host.content()
+        for word in ("the Don", "the Sheriff", "MAFIA"):
+            assert word not in host_text
+
+    asyncio.run(main())

@@ -1,0 +1,274 @@
+"""Refusals: a wrong seat, a dead seat, a role that is not awake, a stale or replayed tap, an unknown
+token, a wrong host PIN or garbage on the socket is refused (and logged) and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from narrator.companion import start
+from narrator.companion.testing import CLASSIC_DEAL, ManualClockSession, Phone, Table, until
+from narrator.config import parse_config
+from narrator.flow.events import EndSpeech, Nominate
+
+DON, SHERIFF, CITIZEN = 1, 4, 5
+
+
+def config(extra: str = ""):
+    return parse_config(CLASSIC_DEAL + extra)
+
+
+async def night_one(t: Table) -> None:
+    await t.to_night_one()
+    t.forget()
+
+
+def taps(t: Table) -> list[tuple]:
+    """The taps the core was handed."""
+    return [e for (e,) in t.recorded("input", "event") if e["type"] == "tap"]
+
+
+def test_a_tap_from_a_seat_that_is_not_awake_never_reaches_the_core():
+    async def main():
+        async with Table(config()) as t:
+            phones = await t.join_all()
+            await night_one(t)
+            assert t.live.game.step.name == "mafia_shoots"
+            ack = await phones[SHERIFF].tap(7)
+            assert ack["ok"] and ack["text"] == "Your tap is in."
+            await phones[DON].tap(7)
+            await t.settle()
+            assert taps(t) == [{"type": "tap", "seat": DON, "target": 7}]
+            assert t.recorded("shot_fired", "by", "seat") == [(DON, 7)]
+
+    asyncio.run(main())
+
+
+def test_stale_replayed_and_wrong_seat_taps_change_nothing():
+    async def main():
+        async with Table(config()) as t:
+            phones = await t.join_all()
+            await night_one(t)
+            don = phones[DON]
+            epoch = don.screen["epoch"]
+            # a tap made on the previous screen arrives late
+            don.n += 1
+            await don.send({"t": "tap", "seat": DON, "n": don.n, "epoch": epoch - 1, "target": 7})
+            ack = await asyncio.wait_for(don._acks.get(), 5)
+            assert not ack["ok"]
+            # a tap claiming another seat
+            don.n += 1
+            await don.send({"t": "tap", "seat": 2, "n": don.n, "epoch": epoch, "target": 7})
+            assert not (await asyncio.wait_for(don._acks.get(), 5))["ok"]
+            # a real one, then the very same message again
+            don.n += 1
+            msg = {"t": "tap", "seat": DON, "n": don.n, "epoch": epoch, "target": 7}
+            await don.send(msg)
+            assert (await asyncio.wait_for(don._acks.get(), 5))["text"] == "Shot at 7 taken."
+            await don.send(msg)
+            await t.settle()
+            await asyncio.sleep(t.companion.hub.ack_delay * 2)
+            assert don._acks.empty()
+            assert taps(t) == [{"type": "tap", "seat": DON, "target": 7}]
+            reasons = [r for r, _ in t.companion.hub.refused]
+            assert reasons == ["stale", "wrong seat", "replayed"]
+
+    asyncio.run(main())
+
+
+def test_a_dead_seat_cannot_vote_from_its_phone():
+    async def main():
+        async with Table(config("[companion]\nvotes = true\n")) as t:
+            phones = await t.join_all()
+            await night_one(t)
+            for s in (DON, 2, 3):
+                await phones[s].tap(CITIZEN)
+            await t.end_night()
+            assert CITIZEN not in t.live.game.alive
+            await t.end_speeches(("last_words",))
+            # two nominations make a vote
+            t.live.submit_event(Nominate(8))
+            t.live.submit_event(EndSpeech())
+            t.live.submit_event(Nominate(9))
+            await t.end_speeches()
+            assert t.live.game.state == "voting"
+            await until(lambda: phones[CITIZEN].screen["state"] == "voting")
+            t.forget()
+            ack = await phones[CITIZEN].tap(8)
+            assert not ack["ok"] and "out of the game" in ack["text"]
+            assert taps(t) == []
+            assert ("dead seat", CITIZEN) in t.companion.hub.refused
+            ack = await phones[6].tap(8)
+            assert ack["ok"]
+            assert t.recorded("vote", "voter", "seat") == [(6, 8)]
+
+    asyncio.run(main())
+
+
+def test_unknown_tokens_garbage_and_oversized_messages_do_not_hurt_the_server():
+    async def main():
+        async with Table(config()) as t:
+            phones = await t.join_all()
+            async with connect(t.ws_url) as ws:
+                await ws.send(json.dumps({"t": "hello", "token": "guess"}))
+                frame = json.loads(await ws.recv())
+                assert frame["t"] == "error"
+                with pytest.raises(ConnectionClosed):
+                    await ws.recv()
+                assert ws.close_code == 4401
+            for garbage in ("not json", "[]", "{}", '{"t": "tap"}', '{"t":"tap","n":"x","epoch":null}', "1e999999",
+                            '{"t":"tap","n":99,"epoch":0,"target":{"a":1}}', "[" * 3000):
+                await phones[CITIZEN].ws.send(garbage)
+            await phones[CITIZEN].ws.send(b"\x00\x01binary")
+            async with connect(t.ws_url) as ws:
+                await ws.send("x" * 10_000)  # more than any phone sends: the socket is closed
+                with pytest.raises(ConnectionClosed):
+                    await ws.recv()
+            # the server still answers, and the garbage reached nothing
+            late = Phone(t.ws_url, t.companion.hub.seat_tokens[7])
+            await late.join()
+            await late.close()
+            assert t.live.game.state == "setup"
+            assert t.companion.hub.refused
+
+    asyncio.run(main())
+
+
+def test_the_host_screen_needs_the_pin_and_never_shows_roles_or_tokens():
+    async def main():
+        async with Table(config("[companion]\npin = \"4711\"\n")) as t:
+            await t.join_all()
+            async with connect(t.ws_url) as ws:
+                await ws.send(json.dumps({"t": "host", "pin": "0000"}))
+                assert json.loads(await ws.recv())["t"] == "error"
+            async with connect(t.ws_url) as ws:
+                await ws.send(json.dumps({"t": "host", "pin": "4711"}))
+                frames = [json.loads(await ws.recv())]
+                t.deal()
+                await until(lambda: t.live.game.state == "night")
+                await t.settle()
+                while True:
+                    try:
+                        frames.append(json.loads(await asyncio.wait_for(ws.recv(), 0.2)))
+                    except asyncio.TimeoutError:
+                        break
+                await ws.send(json.dumps({"t": "pause"}))
+                await until(lambda: t.live.paused)
+            text = json.dumps(frames)
+            assert frames[-1]["view"]["state"] == "night"
+            for role in ("don", "sheriff", "mafia"):
+                assert f'"{role}"' not in text
+            for token in t.companion.hub.seat_tokens.values():
+                assert token not in text
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{t.companion.port}") as http:
+                page = (await http.get("/host")).text
+                assert all(token not in page for token in t.companion.hub.seat_tokens.values())
+                assert (await http.get("/")).headers["cache-control"] == "no-store"
+
+    asyncio.run(main())
+
+
+def test_wrong_pins_lock_the_host_login():
+    async def main():
+        async with Table(config("[companion]\npin = \"4711\"\n")) as t:
+            for pin in ("1", "2", "3", "4", "5", "4711"):
+                async with connect(t.ws_url) as ws:
+                    await ws.send(json.dumps({"t": "host", "pin": pin}))
+                    frame = json.loads(await ws.recv())
+            assert frame["t"] == "error", "the right PIN right after five wrong ones is still refused"
+
+    asyncio.run(main())
+
+
+def test_the_terminal_shows_qr_codes_but_never_a_token_as_text(tmp_path):
+    async def main():
+        cfg = config(f"[companion]\nseats_page = \"{tmp_path / 'seats.html'}\"\n")
+        live = ManualClockSession(cfg, None)
+        run = asyncio.create_task(live.run(live.start_effects()))
+        await until(lambda: live.loop is not None)
+        out = io.StringIO()
+        handle = start(cfg, live, host="127.0.0.1", port=0, out=out)
+        try:
+            text = out.getvalue()
+            assert text.count("Seat ") >= 10 and "PIN" in text and handle.host_url in text
+            for token in handle.hub.seat_tokens.values():
+                assert token not in text
+            page = (tmp_path / "seats.html").read_text()
+            assert page.count("<svg") == 10
+            assert oct((tmp_path / "seats.html").stat().st_mode & 0o777) == "0o600"
+            assert all(u.startswith(handle.base_url + "/#") for u in handle.urls.values())
+        finally:
+            await handle.stop()
+            live.submit_control("quit")
+            await run
+
+    asyncio.run(main())
+
+
+def test_a_taken_port_fails_at_start():
+    async def main():
+        async with Table(config()) as t:
+            with pytest.raises(OSError):
+                start(t.config, t.live, host="127.0.0.1", port=t.companion.port, announce=False)
+
+    asyncio.run(main())
+
+
+def test_a_resumed_game_keeps_its_seat_tokens_and_a_new_game_gets_new_ones(tmp_path):
+    from narrator.journal import Journal
+
+    async def tokens(journal):
+        cfg = config()
+        live = ManualClockSession(cfg, journal)
+        run = asyncio.create_task(live.run(live.start_effects()))
+        await until(lambda: live.loop is not None)
+        handle = start(cfg, live, host="127.0.0.1", port=0, announce=False)
+        await handle.stop()
+        live.submit_control("quit")
+        await run
+        return handle.hub.seat_tokens, handle.pin
+
+    async def main():
+        path = tmp_path / "journal.jsonl"
+        first = await tokens(Journal.create(path, "<test>", CLASSIC_DEAL, {}))
+        assert oct((tmp_path / "journal.jsonl.companion").stat().st_mode & 0o777) == "0o600"
+        resumed = await tokens(Journal.reopen(path))
+        assert resumed == first
+        await asyncio.sleep(0.01)  # the journal's start time tells the games apart
+        new_game = await tokens(Journal.create(path, "<test>", CLASSIC_DEAL, {}))
+        assert set(new_game[0].values()).isdisjoint(first[0].values())
+
+    asyncio.run(main())
+
+
+def test_the_server_binds_where_the_config_says():
+    import socket
+
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+
+    async def main():
+        cfg = config(f'[companion]\nhost = "127.0.0.1"\nport = {port}\n')
+        live = ManualClockSession(cfg, None)
+        run = asyncio.create_task(live.run(live.start_effects()))
+        await until(lambda: live.loop is not None)
+        handle = start(cfg, live, announce=False)
+        try:
+            assert handle.sock.getsockname() == ("127.0.0.1", port)
+            await handle.started()
+            async with httpx.AsyncClient() as http:
+                assert (await http.get(f"http://127.0.0.1:{port}/")).status_code == 200
+        finally:
+            await handle.stop()
+            live.submit_control("quit")
+            await run
+
+    asyncio.run(main())
