@@ -117,10 +117,12 @@ CLASSIC = Variant(
 
 # ---------------------------------------------------------------- sverige (seed 000)
 def sverige_table(seats: int) -> dict[str, int]:
-    # The seed's diagram is missing. Default: about a quarter mafia, the doctor "almost always",
-    # the sheriff above nine players, the avenger from 18 (seed 000, "Fastställ vilka roller").
-    # Checked by simulation (README, Balance).
-    table = {"mafia": max(1, round(seats / 4 - 0.01)), "doctor": 1 if seats >= 6 else 0}
+    # The seed's diagram is missing. The mafia count comes from scripts/balance.py (README,
+    # Balance): a quarter up to ten players, where the village must catch every mafioso, and
+    # about 29 % above ten, where the organisation rule helps the village. The doctor "almost
+    # always", the sheriff above nine players, the avenger from 18 (seed 000).
+    mafia = round(seats / 4 - 0.01) if seats <= 10 else round(seats * 0.29)
+    table = {"mafia": max(1, mafia), "doctor": 1 if seats >= 6 else 0}
     if seats > 9:
         table["sheriff"] = 1
     if seats >= 18:
@@ -217,8 +219,9 @@ HUNGARIQ = Variant(
 
 # ---------------------------------------------------------------- grundregeln (seed 003)
 def grundregeln_table(seats: int) -> dict[str, int]:
-    # seed 003 points to tested configurations that are not in the seed: about one in four
-    return {"mafia": max(1, seats // 4)}
+    # seed 003 points to tested configurations that are not in it. Since the mafia must kill every
+    # good player to win, scripts/balance.py finds about one in three nearest to even.
+    return {"mafia": max(1, round(seats / 3))}
 
 
 GRUNDREGELN = Variant(
