@@ -9,7 +9,7 @@ DEAL = "1=mafia 2=mafia"   # 8 players
 
 
 def first_day(**kw) -> Table:
-    t = Table(deal=DEAL, variant="grundregeln", seats=8, **kw)
+    t = Table(deal=DEAL, variant="grundregeln", seats=8, roles={"mafia": 2}, **kw)
     # "Das Spiel beginnt mit einer Nacht": the mafia choose a victim at once
     assert t.said()[1:3] == ["night_falls", "mafia_wakes_kill"] and t.game.state == "night"
     t.do("tap 1 8", "tap 2 8")
@@ -72,7 +72,7 @@ def test_the_good_side_wins_when_nobody_evil_lives():
 
 
 def test_the_manner_of_death_is_announced_when_the_option_is_on():
-    t = Table(deal=DEAL, variant="grundregeln", seats=8, manner_of_death=True)
+    t = Table(deal=DEAL, variant="grundregeln", seats=8, roles={"mafia": 2}, manner_of_death=True)
     t.do("tap 1 8", "tap 2 8")
     assert "died_manner" in t.said()
     assert t.session.render("died_manner", {"seat": 8, "manner": "@manner_2"}) == "Player 8 was found at the bottom of the river."
