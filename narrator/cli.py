@@ -229,7 +229,7 @@ def cmd_play(args) -> int:
     live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, _companion_on(args, cfg))
     first = live.start_effects()
     deal = live.session.dealing_event(random.SystemRandom())
-    if cfg.dealing["mode"] != "fixed" and not _companion_on(args, cfg):
+    if cfg.dealing["mode"] in ("random", "seeded") and not _companion_on(args, cfg):
         if sys.stdin.isatty() and not args.no_reveal:
             reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console)
         else:

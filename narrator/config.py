@@ -70,7 +70,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
     },
 }
 
-DEALING_MODES = ("random", "seeded", "fixed")
+DEALING_MODES = ("random", "seeded", "fixed", "cards")
 
 
 @dataclass

@@ -88,6 +88,8 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
             raise InputError("say needs a sentence")
         return sentence_event(rest, voice, variant)
     if word == "deal":
+        if rest.strip().lower() == "cards":
+            return Deal((), (), cards=True)  # physical cards: the roles show themselves at night zero
         roles, extras = [], []
         for item in rest.split():
             if "+" in item:  # a second-deal flag: 5+lover, 6+kamikaze (seed 001)

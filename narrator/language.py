@@ -129,7 +129,10 @@ class Voice:
         if isinstance(template, dict):
             template = template[plural_category(self.lang, int(args["n"]))]
         values = {k: self._format_value(v) for k, v in args.items()}
-        return template.format(**values)
+        text = template.format(**values)
+        if template.startswith("{") and text[:1].islower():
+            text = text[0].upper() + text[1:]  # a sentence that opens with a role or step name
+        return text
 
     def _format_value(self, value) -> str:
         if isinstance(value, (list, tuple)):

@@ -38,6 +38,8 @@ class Session:
     def dealing_event(self, rng: random.Random | None = None) -> Deal | None:
         """The deal the config asks for; None when the table must give it (random dealing in replay)."""
         d = self.config.dealing
+        if d["mode"] == "cards":
+            return Deal((), (), cards=True)
         if d["mode"] == "fixed":
             return Deal(tuple(sorted(d["roles"].items())))
         if d["mode"] == "seeded":

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 class Deal:
     roles: tuple[tuple[int, str], ...]  # (seat, role); seats not named are citizens
     extras: tuple[tuple[int, str], ...] = ()  # second-deal flags: (seat, "lover" | "kamikaze")
+    cards: bool = False  # physical cards: the roles are learnt at night zero, as a human host does
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,7 @@ def event_to_dict(event: Event) -> dict:
     d = {"type": _NAMES[type(event)]}
     for k in event.__slots__:
         v = getattr(event, k)
-        if v is None:
+        if v is None or (k == "cards" and not v):
             continue
         if k in ("roles", "extras"):
             if not v and k == "extras":
@@ -85,5 +86,5 @@ def event_from_dict(d: dict) -> Event:
     cls = _TYPES[d.pop("type")]
     if cls is Deal:
         extras = tuple(sorted((int(s), f) for s, f in d.get("extras", {}).items()))
-        return Deal(tuple(sorted((int(s), r) for s, r in d["roles"].items())), extras)
+        return Deal(tuple(sorted((int(s), r) for s, r in d.get("roles", {}).items())), extras, bool(d.get("cards")))
     return cls(**d)

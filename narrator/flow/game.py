@@ -94,6 +94,11 @@ class BaseGame:
         self.after_last_words: Callable[[], None] | None = None
         self.kamikaze_queue: list[int] = []
         self.kamikaze_victims: list[int] = []
+        # physical cards: who has shown which card at night zero
+        self.cards = False
+        self.claims: dict[str, list[int]] = {}
+        self.repeated: set[str] = set()
+        self.cards_recorded = False
         self.after_chain: Callable[[], None] | None = None
         self.chain_moment = "now"
         self.init_day()
@@ -146,6 +151,8 @@ class BaseGame:
             return "awaiting_speech", {"seat": self.speaker}
         if st == "night":
             step = self.step
+            if step is not None and step.action == "identify":
+                return "awaiting_identify", {"role": "@role_" + step.actors[0]}
             if step is not None and step.action:
                 return "awaiting_night_step", {"step": "@step_" + step.name}
             return "awaiting_timeout", {}
@@ -303,6 +310,13 @@ class BaseGame:
     def _on_deal(self, ev: Deal) -> None:
         if self.state != "setup":
             raise Refused("reject_already_dealt")
+        if ev.cards:
+            if ev.roles or ev.extras:
+                raise Refused("reject_bad_deal", {"reason": "a cards deal names no roles: they are shown at night zero"})
+            self.cards = True
+            self.claims = {r: [] for r in self.role_counts}
+            self._record("deal_cards", roles=dict(self.role_counts))
+            return self._go_night()
         named: dict[int, str] = {}
         known = set(self.role_counts) | {"citizen"} | set(self.variant.optional_roles)
         for seat, role in ev.roles:
@@ -346,6 +360,8 @@ class BaseGame:
         self.night_no += 1
         first = self.night_no == 0 and self.variant.night_zero
         self.steps = self.variant.night_zero if first else self.variant.night
+        if self.cards and self.night_no == 0:
+            self.steps = self.identification_steps() + self.steps
         self.step_index = -1
         self.intents = {}
         self.blocked = set()
@@ -356,21 +372,53 @@ class BaseGame:
     def skip_nights(self) -> bool:
         return False
 
+    def identification_steps(self) -> tuple[NightStep, ...]:
+        """Night zero with physical cards: each special card, one after another, taps its own seat."""
+        return tuple(NightStep(f"identify_{r}", (r,), "identify", "identify_wake", "identify_sleep", "night_zero_step")
+                     for r in self.role_counts)
+
+    def _identify_missing(self, step: NightStep) -> int:
+        role = step.actors[0]
+        return self.role_counts.get(role, 0) - len(self.claims.get(role, []))
+
+    def _record_cards_deal(self) -> None:
+        self.cards_recorded = True
+        missing = {r: n - len(self.claims[r]) for r, n in self.role_counts.items() if n > len(self.claims[r])}
+        self._record("deal", roles={str(s): st.role for s, st in self.seats.items()}, cards=True, missing=missing)
+
     def _next_step(self) -> None:
         while True:
             if self.step_open:
-                self._say(self.steps[self.step_index].sleep_line)
+                step = self.steps[self.step_index]
+                if step.action == "identify" and self._identify_missing(step) > 0 and step.name not in self.repeated:
+                    # a card did not show itself: the step is called once more, as a host would
+                    self.repeated.add(step.name)
+                    self._say("identify_again", role="@role_" + step.actors[0])
+                    self._timer(step.timer)
+                    if self.fixed_night_steps or not self._step_complete():
+                        return
+                    continue
+                self._say(step.sleep_line, **({"role": "@role_" + step.actors[0]} if step.action == "identify" else {}))
                 self.step_open = False
             self.step_index += 1
+            if self.cards and not self.cards_recorded and (
+                    self.step_index >= len(self.steps) or self.steps[self.step_index].action != "identify"):
+                self._record_cards_deal()
             if self.step_index >= len(self.steps):
                 return self._dawn()
             step = self.steps[self.step_index]
             if not self._step_cast(step):
                 continue  # a role that is not in this game at all (the table knows the setup)
             self.step_open = True
-            # roles never change during a night, so who wakes is worked out once per step
-            self._awake = [s for s in self.alive if any(self.has_role(s, r) for r in step.actors)]
+            # roles never change during a night, so who wakes is worked out once per step; while the
+            # cards are shown everybody may tap (a tap on another seat is the cover of the others)
+            if step.action == "identify":
+                self._awake = list(self.alive)
+            else:
+                self._awake = [s for s in self.alive if any(self.has_role(s, r) for r in step.actors)]
             args = {"seats": list(self.alive)} if step.action == "mafia_vote" else {}
+            if step.action == "identify":
+                args = {"role": "@role_" + step.actors[0]}
             self._say(step.wake_line, **args)
             self._timer(step.timer)
             if self.fixed_night_steps or not self._step_complete():
@@ -391,6 +439,8 @@ class BaseGame:
         step = self.step
         if step is None:
             return True
+        if step.action == "identify":
+            return self._identify_missing(step) <= 0
         awake = self.awake_seats()
         if step.action is None or not awake:
             return True

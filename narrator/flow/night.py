@@ -111,7 +111,24 @@ def watch(g, step, seat, target) -> None:
     g._tell(seat, "watch_someone" if voted else "watch_nobody", seat=target)
 
 
+def identify(g, step, seat, target) -> None:
+    """Night zero with physical cards: a tap on one's own seat shows the card; any other tap is
+    the cover every other phone gives, and is not even recorded."""
+    if target != seat:
+        return
+    role = step.actors[0]
+    if any(seat in seats for seats in g.claims.values()):
+        _refuse("reject_already_claimed")
+    if len(g.claims[role]) >= g.role_counts[role]:
+        _refuse("reject_role_full", role="@role_" + role)
+    g.claims[role].append(seat)
+    g.seats[seat].role = role
+    g._record("card_shown", seat=seat, role=role)
+    g._tell(seat, "identify_taken", role="@role_" + role)
+
+
 ACTIONS = {
+    "identify": identify,
     "shoot": shoot,
     "kill_alone": kill_alone,
     "check_sheriff": check_sheriff_action,
