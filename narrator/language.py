@@ -117,6 +117,8 @@ class Voice:
         self.commands: dict[str, list[str]] = data.get("commands", {})
         self.hints: dict[str, list[str]] = data.get("command_hints", {})
         self.speech: dict = data.get("speech", {})
+        # what the phone and host pages show: plain templates with {placeholders}, no plurals
+        self.phone: dict[str, str] = data.get("phone", {})
         self._word_to_number = {w: n for n, ws in self.numbers.items() for w in ws}
         self._matchers = self._compile()
 

@@ -7,9 +7,9 @@ import asyncio
 import json
 import random
 
-from narrator.companion.testing import CLASSIC_DEAL, ManualClockSession, Table
+from narrator.companion.testing import CLASSIC_DEAL, ManualClockSession, Table, until
 from narrator.config import parse_config
-from narrator.flow.events import EndSpeech, Nominate, Tap
+from narrator.flow.events import EndSpeech, Leave, Nominate, Tap
 
 MAFIA, DON, SHERIFF = (1, 2, 3), 1, 4
 ROLE_WORDS = ("don", "mafia", "sheriff")
@@ -38,15 +38,17 @@ async def to_first_real_night(t: Table, vote_out: int | None = None) -> None:
     assert live.game.state == "night" and live.game.night_no == 1
 
 
-async def play_night(t: Table, phones) -> list:
+CLASSIC_NIGHT = {"mafia_shoots": {s: 9 for s in MAFIA}, "don_checks": {DON: SHERIFF}, "sheriff_checks": {SHERIFF: DON}}
+
+
+async def play_night(t: Table, phones, real: dict = CLASSIC_NIGHT) -> list:
     """Every phone taps at every step (the awake ones for real); returns the frames sent meanwhile."""
     live, hub = t.live, t.companion.hub
     start = len(hub.sent)
-    real = {"mafia_shoots": {s: 9 for s in MAFIA}, "don_checks": {DON: SHERIFF}, "sheriff_checks": {SHERIFF: DON}}
     while live.game.state == "night":
         step = live.game.step.name
         alive = live.game.alive
-        await asyncio.gather(*(p.tap(real[step].get(s, alive[(s * 3) % len(alive)])) for s, p in phones.items()))
+        await asyncio.gather(*(p.tap(real.get(step, {}).get(s, alive[(s * 3) % len(alive)])) for s, p in phones.items()))
         live.fire()
         await t.settle()
     return hub.sent[start:]
@@ -136,5 +138,74 @@ def test_a_dead_role_plays_the_same_night_and_its_steps_last_as_long():
         strip = lambda frames: [(ty, size) for ty, size, _ in frames]  # noqa: E731
         for seat in (SHERIFF, 5, DON):
             assert strip(seats_a[seat]) == strip(seats_b[seat]) == strip(seats_a[5])
+
+    asyncio.run(main())
+
+
+# ---------------------------------------------------------------- the other rule systems
+SVERIGE_DEAL = '1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff"'
+HUNGARIQ_DEAL = '1 = "protected_mafia", 2 = "mafia", 3 = "mafia", 4 = "inspector"'
+
+
+async def to_night_one_with_a_dead_seat(t: Table, dead: int) -> None:
+    """Deal; at night zero a player feels unwell and leaves (dead at dawn); the day runs out by the clock."""
+    t.deal()
+    await until(lambda: t.live.game.state == "night")
+    t.live.submit_event(Leave(dead))
+    await t.settle()
+    while not (t.live.game.state == "night" and t.live.game.night_no == 1):
+        t.live.fire()
+        await t.settle()
+    assert dead not in t.live.game.alive
+
+
+def assert_every_seat_saw_the_same_night(phones, sent) -> None:
+    seats = by_seat(sent)
+    assert len(seats) == 10
+    for seat, frames in seats.items():
+        assert frames == seats[5], f"seat {seat} received a different night"
+    received = {s: [(fr["t"], size) for _, fr, size in p.frames] for s, p in phones.items()}
+    assert all(r == received[5] for r in received.values())
+
+
+def private_texts(phone) -> list[str]:
+    return [fr["text"] for _, fr, _ in phone.frames if fr["t"] in ("ack", "note") and fr["text"]]
+
+
+def test_a_swedish_night_with_doctor_and_sheriff_looks_the_same_on_every_phone():
+    async def main():
+        cfg = parse_config(f'variant = "sverige"\nlanguage = "en"\nseats = 10\n[dealing]\nroles = {{ {SVERIGE_DEAL} }}\n')
+        async with Table(cfg) as t:
+            phones = await t.join_all()
+            await to_night_one_with_a_dead_seat(t, 10)
+            real = {"mafia_kills": {1: 9, 2: 9}, "doctor_saves": {3: 9}, "sheriff_team": {4: 2}}
+            sent = await play_night(t, phones, real)
+            assert_every_seat_saw_the_same_night(phones, sent)
+            assert 9 in t.live.game.alive, "the doctor's save reached the core"
+            assert "You protect player 9 tonight." in private_texts(phones[3])
+            assert "Player 2 is in the mafia." in private_texts(phones[4])
+            for seat, p in phones.items():
+                if seat not in (3, 4):
+                    assert not any("protect" in x or "is in the" in x for x in private_texts(p)), seat
+
+    asyncio.run(main())
+
+
+def test_a_hungariq_night_with_the_inspector_and_the_name_reading_vote_looks_the_same_on_every_phone():
+    async def main():
+        cfg = parse_config(f'variant = "hungariq"\nlanguage = "en"\nseats = 10\n[dealing]\nroles = {{ {HUNGARIQ_DEAL} }}\n')
+        async with Table(cfg) as t:
+            phones = await t.join_all()
+            await to_night_one_with_a_dead_seat(t, 10)
+            real = {"inspector_checks": {4: 1}, "mafia_votes": {1: 9, 2: 9, 3: 9}}
+            sent = await play_night(t, phones, real)
+            assert_every_seat_saw_the_same_night(phones, sent)
+            assert 9 not in t.live.game.alive, "the mafia's votes reached the core"
+            assert "No: player 1 is a citizen." in private_texts(phones[4]), "the protected mafioso reads as a citizen"
+            for seat, p in phones.items():
+                votes = [x for x in private_texts(p) if x.startswith("Your vote")]
+                assert votes == (["Your vote on player 9 is taken."] if seat in (1, 2, 3) else []), seat
+                if seat != 4:
+                    assert not any(x.startswith(("No:", "Yes:")) for x in private_texts(p)), seat
 
     asyncio.run(main())

@@ -53,7 +53,7 @@ def test_a_final_tie_is_decided_by_the_player_who_died_last():
     t.do("say thank you", "say thank you")
     point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4})
     assert t.game.state == "tie_break" and t.said()[-1] == "tie_last_dead_decides"
-    assert t.refused("tap 5 3").line == "reject_not_your_turn"
+    assert t.refused("tap 5 3").line == "reject_not_decider"
     t.do("tap 8 4")                                 # seat 8, shot last night, decides
     assert (4, "vote") in t.eliminated()
 

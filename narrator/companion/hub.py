@@ -26,12 +26,11 @@ from dataclasses import dataclass, field
 
 from ..flow.effects import Record, Reject, Say, Tell, Timer
 from ..flow.events import EndSpeech, Foul, Nominate, Revoke, Tap, event_to_dict
+from ..language import load_voice
 
 log = logging.getLogger("narrator.companion")
 
 FRAME = 1024  # every phone frame is padded to a multiple of this many bytes
-# Votes answered yes/no rather than with a seat, until the core says so itself (see ballot()).
-YES_NO_VOTES = ("all_leave_vote", "support_vote", "execution_vote")
 ANSWER_WAIT = 2.0  # seconds: a core answer later than this is replaced by a neutral one
 HOST_TRIES = 5  # wrong PINs before the host login locks for HOST_LOCK seconds
 HOST_LOCK = 30.0
@@ -120,6 +119,8 @@ class Hub:
         self._host_fails = 0
         self._host_locked_until = 0.0
         self._deal_roles = False
+        self._says_since_timer: list[str] = []
+        self.winner_text: str | None = None  # the winner as the narrator announced it
         # set when every seat has a phone, or when the host presses Start: the deal may come now
         self.table_ready = asyncio.Event()
 
@@ -152,20 +153,13 @@ class Hub:
         g = self.game
         if g.awaiting()[0] != "awaiting_votes":
             return None
-        asked = getattr(g, "vote_choices", None)
-        if callable(asked):
-            return asked()
-        if g.state in YES_NO_VOTES:
-            return "yes_no", []
-        ballot, index = getattr(g, "ballot", None), getattr(g, "ballot_index", None)
-        if isinstance(ballot, list) and isinstance(index, int) and 0 <= index < len(ballot):
-            return "seat", [ballot[index]]  # a hand vote: one nominee at a time
-        return "seat", list(getattr(g, "candidates", None) or [])
+        return g.vote_choices()
 
     def _ask(self) -> tuple[str | None, list[int]]:
         """What every phone may tap now; the same for every seat, awake or asleep, alive or dead."""
         g = self.game
-        if g.state == "night":
+        if g.state in ("night", "kamikaze"):
+            # a kamikaze's choice is his own act, not a vote: it is on the phones with or without votes
             return "seat", list(g.alive)
         ballot = self.ballot() if self.votes_on_phones else None
         return ballot if ballot is not None else (None, [])
@@ -181,6 +175,7 @@ class Hub:
             "state": view["state"],
             "day": view["day"],
             "step": step.name if step is not None else None,
+            "phase": self.phase_text(),
             "alive": view["alive"],
             "nominations": view["nominations"],
             "speaker": view["speaker"],
@@ -192,11 +187,64 @@ class Hub:
             "paused": bool(self.live.paused),
             "winner": view.get("winner"),
             "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
+            "role_names": self._role_names(view),
             "you": seat,
         }
 
+    # ------------------------------------------------------------------ words in the table's language
+    def word(self, key: str, **args) -> str:
+        """A [phone] string of the table's language (English when the voice file lacks it)."""
+        template = self.live.voice.phone.get(key) or load_voice("en").phone.get(key, key)
+        return template.format(**args)  # str.format ignores arguments a language does not use
+
+    def page_words(self) -> dict[str, str]:
+        """Every [phone] string, for the pages to show before and between frames."""
+        return {**load_voice("en").phone, **self.live.voice.phone}
+
+    def phase_text(self) -> str:
+        """What the table is doing, as one line: identical for every seat (the frames must be too)."""
+        g = self.game
+        voice = self.live.voice
+        if g.state == "over":
+            winner = self.winner_text or self.word("winner_" + str(g.winner))
+            return self.word("state_over", winner=winner)
+        if g.state == "night":
+            step = g.step
+            if step is None:
+                return self.word("state_night")
+            if step.action == "identify":
+                return self.word("night_identify", role=self._role_name(step.actors[0]))
+            key = "step_" + step.name
+            return self.word("night", step=voice.render(key, {}) if key in voice.lines else step.name)
+        text = self.word("state_" + g.state, seat=self._subject())
+        speaker = g.floor
+        return self.word("speaking", phase=text, seat=speaker) if speaker is not None else text
+
+    def _subject(self):
+        """The one player the current day state is about (the accused, the called name, the
+        kamikaze, the decider), for state lines that name him; "" when there is none."""
+        g = self.game
+        kind, args = g.awaiting()
+        if "seat" in args:
+            return args["seat"]
+        if g.state == "tie_break" and args.get("seats"):
+            return args["seats"][0]
+        choices = g.vote_choices()
+        if choices and len(choices[1]) == 1:
+            return choices[1][0]
+        named = g.public_nominations()
+        return named[0] if len(named) == 1 else ""
+
+    def _role_names(self, view: dict) -> dict[str, str] | None:
+        if "roles" not in view:
+            return None  # only at the end, when the narrator announces them too
+        return {str(s): self._role_name(r) for s, r in view["roles"].items()}
+
     def role_frame(self, seat: int) -> dict:
-        role = self.game.role(seat) if self.game.state != "setup" else None
+        g = self.game
+        # with physical cards the core knows a seat's role only once the cards have shown themselves
+        known = g.state != "setup" and not (g.cards and not g.cards_recorded)
+        role = g.role(seat) if known else None
         return {"t": "role", "role": role, "role_name": self._role_name(role)}
 
     def _role_name(self, role: str | None) -> str | None:
@@ -214,6 +262,8 @@ class Hub:
             "seats": self.config.seats,
             "view": {k: (dict((str(a), b) for a, b in v.items()) if isinstance(v, dict) else v) for k, v in view.items()},
             "step": g.step.name if g.step is not None else None,
+            "phase": self.phase_text(),
+            "role_names": self._role_names(view),
             "ballot": self.ballot(),
             "caption": self.caption,
             "timer": self.timer_name,
@@ -226,11 +276,13 @@ class Hub:
     # ------------------------------------------------------------------ output side (loop thread)
     def handle(self, effect, text: str | None) -> None:
         if isinstance(effect, Timer):
+            self._says_since_timer = []
             self.epoch += 1
             self.timer_name = effect.name
             self.timer_seconds = effect.seconds
             self._dirty = True
         elif isinstance(effect, Say):
+            self._says_since_timer.append(text or "")
             self.caption = text or ""
             self._dirty = True
         elif isinstance(effect, Tell):
@@ -274,6 +326,10 @@ class Hub:
             self._last_reject = None
         elif kind == "deal":
             self._deal_roles = True  # each phone learns its own role, all in the same moment
+            self._dirty = True
+        elif kind == "game_over":
+            # the game stops its clock and then announces the winner: those are the lines since
+            self.winner_text = " ".join(t for t in self._says_since_timer if t) or None
             self._dirty = True
         elif kind == "phase" and entry.get("phase") == "night":
             self.notes.clear()
@@ -323,7 +379,7 @@ class Hub:
         seat = self._by_token.get(token) if isinstance(token, str) else None
         if seat is None:
             self.refuse("unknown token", None)
-            conn.send(pad({"t": "error", "text": "This link is not valid for this game."}))
+            conn.send(pad({"t": "error", "text": self.word("link_invalid")}))
             return False
         old = self.phones.get(seat)
         if old is not None and old is not conn:
@@ -344,7 +400,7 @@ class Hub:
         now = self.live.loop.time()
         if now < self._host_locked_until:
             self.refuse("host locked", None)
-            conn.send(json.dumps({"t": "error", "text": "Too many wrong PINs; wait a little."}))
+            conn.send(json.dumps({"t": "error", "text": self.word("host_locked")}))
             return False
         if not isinstance(pin, str) or not secrets.compare_digest(pin.encode(), self.pin.encode()):
             self._host_fails += 1
@@ -352,7 +408,7 @@ class Hub:
                 self._host_fails = 0
                 self._host_locked_until = now + HOST_LOCK
             self.refuse("wrong host PIN", None)
-            conn.send(json.dumps({"t": "error", "text": "Wrong PIN."}))
+            conn.send(json.dumps({"t": "error", "text": self.word("wrong_pin")}))
             return False
         self._host_fails = 0
         conn.host = True
@@ -415,8 +471,16 @@ class Hub:
                 # asleep, dead or a step without action: the same ack, and the core never hears it
                 log.debug("companion: night tap kept from the core")
                 future.set_result([])
+        elif self.game.state == "kamikaze":
+            if seat != self.game.awaiting()[1].get("seat"):
+                # only the dying kamikaze chooses; the others' taps need not fill the journal
+                self.refuse("not the kamikaze", seat)
+                future.set_result([(False, self.live.voice.render("reject_not_kamikaze", {}))])
+            else:
+                sent = self._submit(Tap(seat, target, answer), future)
         elif self.votes_on_phones and self.ballot() is not None:
-            if seat not in self.game.alive:
+            if seat not in self.game.alive and seat not in self._called_voters():
+                # out of the game, unless the rules call on him (a grundregeln tie-break: the last dead)
                 self.refuse("dead seat", seat)
                 future.set_result([(False, self.live.voice.render("reject_seat_out", {"seat": seat}))])
             else:
@@ -439,6 +503,10 @@ class Hub:
         if night and answers:
             self.notes[seat] = {"t": "note", "ok": ok, "text": text}
         self._send(seat, frame, delay=loop.time() - arrived)
+
+    def _called_voters(self) -> list[int]:
+        kind, args = self.game.awaiting()
+        return list(args.get("seats", [])) if kind == "awaiting_votes" else []
 
     def _submit(self, event: Tap, future: asyncio.Future) -> Pending:
         p = Pending(event.seat, event_to_dict(event), future)

@@ -39,7 +39,15 @@ HEADERS = {
 
 
 def build_app(hub: Hub) -> Starlette:
-    pages = {name: (STATIC / name).read_text(encoding="utf-8") for name in ("phone.html", "host.html")}
+    # the table's language is fixed for the game: the pages carry its words from the first byte,
+    # so even "reconnecting…" before any frame is in the players' language
+    words = json.dumps(hub.page_words(), ensure_ascii=False).replace("<", "\\u003c")
+    pages = {
+        name: (STATIC / name).read_text(encoding="utf-8")
+        .replace("__LANG__", hub.live.voice.lang)
+        .replace("__WORDS__", words)
+        for name in ("phone.html", "host.html")
+    }
 
     async def phone(request):
         return HTMLResponse(pages["phone.html"], headers=HEADERS)

@@ -179,7 +179,7 @@ class GrundregelnGame(BaseGame):
     def _tie_break_tap(self, ev: Tap) -> None:
         seat = self._valid_seat(ev.seat)
         if seat != self.decider:
-            raise Refused("reject_not_your_turn", {"seat": seat, "speaker": self.decider})
+            raise Refused("reject_not_decider", {"speaker": self.decider})
         if ev.target not in self.candidates:
             raise Refused("reject_not_candidate", {"seat": ev.target, "seats": self.candidates})
         self._record("tie_break", by=seat, seat=ev.target)

@@ -1,0 +1,100 @@
+"""The phone and host pages speak the table's language: every [phone] string exists in every voice
+with the same placeholders, every state of every rule system has a name, and a Russian or a
+Hungarian table's pages and frames come in its own words."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import httpx
+import pytest
+
+from narrator.companion.server import build_app
+from narrator.companion.testing import Table, until
+from narrator.config import parse_config
+from narrator.flow.day_classic import ClassicGame
+from narrator.flow.day_grundregeln import GrundregelnGame
+from narrator.flow.day_hungariq import HungariqGame
+from narrator.flow.day_sverige import SverigeGame
+from narrator.flow.game import BASE_STATES
+from narrator.language import LANGUAGES, load_voice
+from narrator.rules.variants import VARIANTS
+
+SLOT = re.compile(r"\{(\w+)\}")
+GAMES = (ClassicGame, SverigeGame, HungariqGame, GrundregelnGame)
+
+
+@pytest.mark.parametrize("lang", [x for x in LANGUAGES if x != "en"])
+def test_every_phone_string_exists_in_every_language_with_the_same_placeholders(lang):
+    english, other = load_voice("en").phone, load_voice(lang).phone
+    assert sorted(other) == sorted(english)
+    for key, text in english.items():
+        assert sorted(SLOT.findall(other[key])) == sorted(SLOT.findall(text)), f"{lang}: phone.{key}"
+        assert other[key].strip(), f"{lang}: phone.{key} is empty"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_state_and_night_step_of_every_variant_has_a_name(lang):
+    voice = load_voice(lang)
+    states = set(BASE_STATES).union(*(g.DAY_STATES for g in GAMES))
+    assert {s for s in states if "state_" + s not in voice.phone} == set()
+    steps = {s.name for v in VARIANTS.values() for s in v.night_zero + v.night}
+    assert {s for s in steps if "step_" + s not in voice.lines} == set()
+
+
+def words_in(page: str) -> dict:
+    return json.loads(re.search(r'<script id="words" type="application/json">(.*?)</script>', page, re.S).group(1))
+
+
+async def pages_and_night(cfg: str):
+    """The phone page, the host page and the first night screen of a table."""
+    async with Table(parse_config(cfg)) as t:
+        base = f"http://127.0.0.1:{t.companion.port}"
+        async with httpx.AsyncClient() as client:
+            phone = (await client.get(base + "/")).text
+            host = (await client.get(base + "/host")).text
+        phones = await t.join_all()
+        t.deal()
+        await until(lambda: phones[5].screen["step"] is not None)
+        await until(lambda: phones[5].role is not None)
+        return phone, host, phones[5].screen
+
+
+def test_a_russian_table_gets_russian_pages_and_frames():
+    cfg = 'variant = "classic"\nlanguage = "ru"\n[dealing]\nroles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n'
+    phone, host, screen = asyncio.run(pages_and_night(cfg))
+    assert '<html lang="ru">' in phone and '<html lang="ru">' in host
+    assert words_in(phone)["reveal_hold"] == "Удерживайте, чтобы увидеть свою роль"
+    assert words_in(host)["host_pin"] == "PIN ведущего"
+    assert screen["phase"] == "Ночь: ждём Дона. Все нажимают любой номер."
+    assert "__WORDS__" not in phone + host and "Hold to see" not in phone
+
+
+def test_a_hungarian_table_gets_hungarian_pages_and_frames():
+    cfg = 'variant = "hungariq"\nlanguage = "hu"\nseats = 10\n[dealing]\nroles = { 1 = "protected_mafia", 2 = "mafia", 3 = "mafia", 4 = "inspector" }\n'
+    phone, host, screen = asyncio.run(pages_and_night(cfg))
+    assert '<html lang="hu">' in phone
+    assert words_in(phone)["seat"] == "{seat}. szék"
+    assert words_in(host)["host_start"] == "Indítás (osztás) a hiányzó telefonok nélkül"
+    step = load_voice("hu").render("step_inspector_meets", {})
+    assert screen["phase"] == f"Éjszaka: {step}. Mindenki koppintson egy számra."
+
+
+def test_the_page_words_cannot_close_the_script_they_live_in():
+    async def main():
+        async with Table(parse_config('variant = "classic"\nlanguage = "en"\n')) as t:
+            words = t.live.voice.phone
+            kept = words["no_role"]
+            words["no_role"] = "</script><b>x"  # a careless translation must stay text
+            try:
+                app = build_app(t.companion.hub)
+            finally:
+                words["no_role"] = kept
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+                return (await client.get("/")).text
+
+    page = asyncio.run(main())
+    assert page.count("</script>") == 2  # the words' own and the program's
+    assert words_in(page)["no_role"] == "</script><b>x"
