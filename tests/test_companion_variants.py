@@ -177,3 +177,29 @@ def test_at_the_end_the_phones_show_the_winner_as_the_narrator_announced_it_and_
             assert screen["role_names"]["1"] == t.live.voice.render("role_mafia", {})
 
     asyncio.run(main())
+
+
+def test_physical_cards_are_identified_from_the_phones_and_each_phone_then_learns_its_role():
+    # issue 4: players draw real cards; at night zero the phones identify them ("Don, tap your own
+    # seat"), and every phone taps at every step so the taps betray nothing
+    async def main():
+        cfg = parse_config('variant = "classic"\nlanguage = "en"\n[dealing]\nmode = "cards"\n')
+        async with Table(cfg) as t:
+            phones = await t.join_all()
+            t.deal()
+            await until(lambda: t.live.game.step is not None and t.live.game.step.name == "identify_don")
+            assert all(p.role is None for p in phones.values()), "no role before the cards are shown"
+            claims = {"identify_don": [5], "identify_mafia": [6, 7], "identify_sheriff": [2]}
+            for step, owners in claims.items():
+                await until(lambda: t.live.game.step is not None and t.live.game.step.name == step, what=step)
+                for s, phone in phones.items():
+                    # the card holders tap their own seat; everybody else taps some other seat
+                    await phone.tap(s if s in owners else (s % 10) + 1)
+                t.live.fire()
+                await t.settle()
+            await until(lambda: t.live.game.cards_recorded, what="the cards deal")
+            assert [t.live.game.role(s) for s in (5, 6, 7, 2, 1)] == ["don", "mafia", "mafia", "sheriff", "citizen"]
+            assert t.recorded("card_shown", "seat", "role") == [(5, "don"), (6, "mafia"), (7, "mafia"), (2, "sheriff")]
+            await until(lambda: phones[5].role == "don" and phones[1].role == "citizen", what="the roles on the phones")
+
+    asyncio.run(main())
