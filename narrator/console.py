@@ -26,11 +26,16 @@ class ConsoleOutput:
         self.clear_at_dawn = self.console.is_terminal if clear_at_dawn is None else clear_at_dawn
         # with phones at the table a private line goes to its phone only, never to the shared screen
         self.show_private = show_private
+        self.names = dict(getattr(getattr(live, "config", None), "players", {}) or {})
+
+    def _who(self, args: dict) -> str:
+        seat = args.get("seat")
+        return f" [dim]({self.names[seat]})[/]" if isinstance(seat, int) and seat in self.names else ""
 
     def handle(self, effect: Effect, text: str | None) -> None:
         c = self.console
         if isinstance(effect, Say):
-            c.print(f"[bold cyan]»[/] {text}")
+            c.print(f"[bold cyan]»[/] {text}{self._who(effect.args)}")
         elif isinstance(effect, Tell):
             if self.show_private:
                 c.print(f"[bold magenta]🔒 seat {effect.seat} only:[/] {text}")
@@ -51,8 +56,10 @@ def status_text(live) -> str:
     view = g.public_view()
     rem = live.timer_remaining()
     timer = f"{view['timer']} {rem:.0f} s left" if view["timer"] and rem is not None else "none"
+    names = live.config.players
+    alive = ", ".join(f"{s} {names[s]}" if s in names else str(s) for s in view["alive"])
     return (
-        f"state: {view['state']} · day {view['day']} · alive: {', '.join(map(str, view['alive']))}\n"
+        f"state: {view['state']} · day {view['day']} · alive: {alive}\n"
         f"nominations: {', '.join(map(str, view['nominations'])) or '-'} · fouls: "
         f"{', '.join(f'{s}:{n}' for s, n in view['fouls'].items()) or '-'} · timer: {timer}"
         f"{' · PAUSED' if live.paused else ''}\n"
