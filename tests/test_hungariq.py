@@ -136,3 +136,36 @@ def test_lovers_die_a_moment_apart_and_the_win_is_checked_between():
     assert "lovers_wake_meet" in t.said()
     t.do("say I accuse player 5"); all_vote(t, "yes"); t.do("timeout", "say thank you"); all_vote(t, "yes")
     assert t.eliminated() == [(5, "vote"), (9, "lover")] and "lover_dies" in t.said()
+
+
+def quiet_day(t: Table) -> None:
+    for seat in (5, 6, 7):
+        t.do(f"say I accuse player {seat}")
+        all_vote(t, "no")
+
+
+def test_the_bodyguard_protects_one_name_but_never_himself():
+    # seed 001: "Minden éjjel egy névnél szavaz, aki azon az éjszakán nem halhat meg. A testőr önmagára nem szavazhat."
+    t = day_one(deal=DEAL + " 8=bodyguard", roles={"bodyguard": 1})
+    quiet_day(t)
+    t.do("tap 1 5")                                   # the inspector
+    assert t.refused("tap 8 8").line == "reject_protect_self"
+    t.do("tap 8 9", "tap 2 9", "tap 3 9", "tap 4 9")
+    assert t.eliminated() == [] and "morning_nobody" in t.said()
+
+
+def test_the_vogon_sees_whether_anybody_voted_on_the_name_he_watches():
+    # seed 001: the vogon "egyetlen névnél kinyithatja a szemét, és megnézheti, hogy szavaz-e éppen valaki"
+    t = day_one(deal=DEAL + " 8=vogon", roles={"vogon": 1})
+    quiet_day(t)
+    t.do("tap 1 5", "tap 2 9", "tap 3 9", "tap 4 9")
+    batch = t.do("tap 8 9")
+    assert [(x.seat, x.line) for x in t.told(batch)] == [(8, "watch_someone")]
+    assert t.eliminated() == [(9, "shot")]
+
+
+def test_aunt_sarika_completes_a_mafia_vote_that_lacks_one_mafioso():
+    t = day_one(deal=DEAL + " 8=sarika", roles={"sarika": 1})
+    quiet_day(t)
+    t.do("tap 1 5", "tap 8 9", "tap 2 9", "tap 3 9", "tap 4 10")
+    assert t.eliminated() == [(9, "shot")]

@@ -487,7 +487,7 @@ class BaseGame:
     def announce_morning(self, deaths: list[int], attempt: bool, notes: dict) -> None:
         if deaths:
             self._say("morning_deaths", seats=deaths, n=len(deaths))
-        elif attempt and self.rules.get("announce_attempts", True):
+        elif attempt and self.rules.get("announce_attempts", False):  # seed 000 only
             self._say("morning_attempt")
         elif self.night_no > 0 or not self.variant.night_zero:
             self._say("morning_nobody")
