@@ -25,13 +25,19 @@ FRAME_MS = 10
 
 @dataclass
 class Endpointing:
-    quick_silence_ms: int = 200  # after a complete command
+    quick_silence_ms: int = 150  # after a complete command
     silence_ms: int = 600  # after anything else
     start_ms: int = 40  # this much speech starts an utterance
     preroll_ms: int = 250  # audio before the detected start, so the first consonant is not lost
     max_utterance_ms: int = 12000
-    margin_db: float = 10.0  # speech is this much louder than the noise floor
+    margin_db: float = 9.0  # speech is this much louder than the quietest recent frame
     floor_dbfs: float = -50.0  # nothing quieter than this is speech
+    # the longest a sentence of n words plausibly takes, even spoken slowly (~100 words/min)
+    slack_ms: int = 1000
+    ms_per_word: int = 600
+
+    def plausible_ms(self, words: int) -> int:
+        return self.slack_ms + self.ms_per_word * words
 
 
 @dataclass
@@ -63,7 +69,9 @@ class Listener:
         self._buf = np.zeros(0, dtype=np.int16)
         self._pre: deque = deque(maxlen=max(1, self.cfg.preroll_ms // FRAME_MS))
         self.noise_db = -60.0
+        self._recent: deque = deque(maxlen=1000 // FRAME_MS)
         self.t = 0.0  # stream time in seconds
+        self._dither = np.random.default_rng(0).normal(0, 20, self.frame).astype(np.int16)
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -81,6 +89,7 @@ class Listener:
             self.stream.reset()
         self._buf = np.zeros(0, dtype=np.int16)
         self._pre.clear()
+        self._recent.clear()
         self._reset_state()
 
     def complete(self, text: str) -> bool:
@@ -95,12 +104,18 @@ class Listener:
 
     def _frame(self, frame: np.ndarray) -> None:
         cfg = self.cfg
+        if not frame.any() or int(np.abs(frame).max()) < 8:
+            # digital silence (files, null devices) starves PocketSphinx's noise estimate and it
+            # then finds no hypothesis at all; a real microphone never delivers exact zeros
+            frame = frame + self._dither[: len(frame)]
         self.t += FRAME_MS / 1000.0
         db = frame_db(frame)
+        # minimum statistics: the quietest frame of the last second is the room's floor, so a
+        # steady noise (a kitchen, a fan) never counts as speech, while speech never lasts long
+        # enough without a pause to lift the floor
+        self._recent.append(db)
+        self.noise_db = min(self._recent)
         speech = db > max(self.noise_db + cfg.margin_db, cfg.floor_dbfs)
-        if not speech:
-            # the floor follows the room down at once and up slowly, so speech never becomes "noise"
-            self.noise_db = db if db < self.noise_db else self.noise_db + 0.02 * (db - self.noise_db)
         if not self.in_speech:
             self._pre.append(frame)
             self._speech_run = self._speech_run + 1 if speech else 0
@@ -132,6 +147,11 @@ class Listener:
         started = time.perf_counter()
         text = self.stream.final()
         command = self.voice.parse(text, only=self.grammar.only) if text else None
+        speech_ms = self._length * FRAME_MS - self._silence * FRAME_MS
+        if command is not None and speech_ms > self.cfg.plausible_ms(len(text.split())):
+            # far more speech than the words heard: an engine without a garbage model squeezed
+            # ordinary talk into a command sentence; nothing is guessed
+            command = None
         heard = Heard(text, command, self.t, self._last_speech_t, (time.perf_counter() - started) * 1000)
         self._reset_state()
         self.on_heard(heard)

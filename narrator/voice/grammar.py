@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..language import DAY_COMMANDS, Voice, expand_pattern
+from .. import language
+from ..language import Voice, expand_pattern
 
-PHASES = {"day": tuple(sorted(DAY_COMMANDS)), "seat": ("seat",)}
+PHASES = ("day", "seat")
 SLOT = re.compile(r"\{(\w+)\}")
 
 
@@ -30,6 +31,7 @@ class Grammar:
     templates: list[str]  # sentences with {seat} slots
     numbers: list[str]  # every number word a slot may hold
     fillers: list[str] = field(default_factory=list)
+    patterns: list[str] = field(default_factory=list)  # the voice file's own patterns, for JSGF
 
     @property
     def only(self) -> set[str]:
@@ -54,16 +56,22 @@ class Grammar:
         """The grammar without sentences the model cannot say (a word missing from its vocabulary)."""
         ok = lambda w: known(w)  # noqa: E731
         templates = [t for t in self.templates if all(SLOT.fullmatch(w) or ok(w) for w in t.split())]
+        # in a pattern an unknown word becomes <VOID>: that alternative can never be heard
+        patterns = [re.sub(r"[^\s\[\]()|{}]+", lambda m: m.group(0) if ok(m.group(0)) else "<VOID>", p)
+                    for p in self.patterns]
         return Grammar(self.name, self.lang, self.kinds, templates,
                        [n for n in self.numbers if all(ok(w) for w in n.split())],
-                       [f for f in self.fillers if ok(f)])
+                       [f for f in self.fillers if ok(f)], patterns)
 
     def jsgf(self, with_fillers: bool = True) -> str:
         """The grammar in JSGF (PocketSphinx): slots become a <seat> rule instead of 20× the sentences."""
         def alt(items):
             return " | ".join(f"( {i} )" for i in items)
 
-        body = [t.replace("{seat}", "<seat>").replace("{by}", "<seat>") for t in self.templates]
+        # the patterns are already JSGF-like ([optional], (a|b)); used as they are, the FSG stays
+        # small, where 200+ expanded sentences made PocketSphinx ten times slower
+        source = self.patterns or self.templates
+        body = [t.replace("{seat}", "<seat>").replace("{by}", "<seat>") for t in source]
         lines = ["#JSGF V1.0;", f"grammar {self.name};"]
         if self.numbers:
             lines.append(f"<seat> = {alt(self.numbers)};")
@@ -96,19 +104,22 @@ def filler_words(voice: Voice, exclude: set[str], limit: int = 300) -> list[str]
 def build_grammar(voice: Voice, phase: str = "day", upto: int = 20) -> Grammar:
     if phase not in PHASES:
         raise ValueError(f"unknown grammar {phase!r}; one of {', '.join(PHASES)}")
-    kinds = PHASES[phase]
+    # read at call time: the game core decides which commands the day knows
+    kinds = tuple(sorted(language.DAY_COMMANDS)) if phase == "day" else ("seat",)
     templates: set[str] = set()
+    patterns: list[str] = []
     for kind in kinds:
         for pattern in voice.commands.get(kind, []):
+            patterns.append(" ".join(pattern.lower().replace("’", "'").replace("ё", "е").split()))
             templates.update(expand_pattern(pattern.lower().replace("’", "'").replace("ё", "е")))
     numbers = sorted({w for ws in voice.number_words(upto).values() for w in ws})
     command_words = {w for t in templates for w in t.split()} | {w for n in numbers for w in n.split()}
     # every command word of the language is excluded, so a filler can never complete a command
-    for patterns in voice.commands.values():
-        for p in patterns:
+    for kind_patterns in voice.commands.values():
+        for p in kind_patterns:
             command_words.update(_words(SLOT.sub(" ", p)))
     for ws in voice.numbers.values():
         for w in ws:
             command_words.update(w.split())
     fillers = filler_words(voice, command_words)
-    return Grammar(phase, voice.lang, kinds, sorted(templates), numbers, fillers)
+    return Grammar(phase, voice.lang, kinds, sorted(templates), numbers, fillers, patterns)

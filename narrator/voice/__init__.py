@@ -1,0 +1,23 @@
+"""The voice adapter: offline speech in (Vosk or PocketSphinx) and speech out (pyttsx3/espeak-ng),
+through sounddevice. `narrator play` calls `make_speech_output` and `start_listening`."""
+
+from __future__ import annotations
+
+from .errors import AudioUnavailable, ModelMissing, VoiceError
+
+
+def make_speech_output(config, live):
+    """An output adapter that speaks every public line; raises AudioUnavailable without a speaker."""
+    from .tts import SpeechOutput
+
+    return SpeechOutput(config, live.narrating)
+
+
+def start_listening(config, live):
+    """Listen to the microphone and submit heard commands to `live`; returns an object with `.stop()`."""
+    from .mic import start_listening as start
+
+    return start(config, live)
+
+
+__all__ = ["AudioUnavailable", "ModelMissing", "VoiceError", "make_speech_output", "start_listening"]

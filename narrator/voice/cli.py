@@ -1,0 +1,186 @@
+"""`narrator listen`, `narrator devices`, `narrator models fetch|list`."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+
+import numpy as np
+
+from .errors import VoiceError
+
+EXIT_UNAVAILABLE = 3
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("listen", help="print each spoken command heard (microphone or WAV) as a JSON line")
+    p.add_argument("--wav", help="recognise this WAV file instead of the microphone")
+    p.add_argument("--language", "-l", help="the table's language (default: the config's)")
+    p.add_argument("--engine", choices=("auto", "vosk", "sphinx"), help="recognition engine (default: the config's)")
+    p.add_argument("--expect", choices=("day", "seat"), default="day", help="day commands, or a bare seat number")
+    p.add_argument("--model", help="a Vosk model folder (default: found in the model folder)")
+    p.add_argument("--seconds", type=float, default=0, help="stop listening to the microphone after this long")
+    if not _has_config_option(p):
+        p.add_argument("--config", "-c", help="the game config file")
+    p.set_defaults(func=cmd_listen)
+
+    p = subparsers.add_parser("devices", help="list the audio devices (for voice.device and input.microphone)")
+    p.set_defaults(func=cmd_devices)
+
+    p = subparsers.add_parser("models", help="list or fetch the offline speech models")
+    sub = p.add_subparsers(dest="models_command", required=True)
+    f = sub.add_parser("fetch", help="download and verify the official Vosk model of a language")
+    f.add_argument("lang")
+    f.add_argument("--dir", help="the model folder (default: input.model_dir, or ./models)")
+    f.set_defaults(func=cmd_models_fetch)
+    ls = sub.add_parser("list", help="the models present, and the ones that can be fetched")
+    ls.add_argument("--dir", help="the model folder (default: input.model_dir, or ./models)")
+    ls.set_defaults(func=cmd_models_list)
+
+
+def _has_config_option(parser) -> bool:
+    return any("--config" in a.option_strings for a in parser._actions)
+
+
+def _config(args):
+    from ..config import ConfigError, default_config, load_config
+
+    path = getattr(args, "config", None)
+    try:
+        return load_config(path) if path else default_config()
+    except ConfigError as exc:
+        raise VoiceError(str(exc)) from None
+
+
+def _fail(message: str) -> int:
+    print(f"narrator: {message}", file=sys.stderr)
+    return EXIT_UNAVAILABLE
+
+
+def command_json(cmd) -> dict:
+    name = {"end_speech": "pass"}.get(cmd.kind, cmd.kind)
+    out = {"command": name}
+    if cmd.seat is not None:
+        out["seat"] = cmd.seat
+    return out
+
+
+def cmd_listen(args) -> int:
+    from ..language import Command, load_voice
+    from .endpoint import Listener
+    from .engines import open_engine
+    from .grammar import build_grammar
+    from .models import model_dir_of
+
+    try:
+        config = _config(args)
+        lang = args.language or config.language
+        try:
+            voice = load_voice(lang)
+        except FileNotFoundError as exc:
+            return _fail(str(exc))
+        engine = open_engine(args.engine or config.section("input")["engine"], lang, model_dir_of(config), args.model)
+        grammar = build_grammar(voice, args.expect)
+
+        def heard(h):
+            if isinstance(h.command, Command):
+                print(json.dumps(command_json(h.command), ensure_ascii=False), flush=True)
+
+        listener = Listener(engine.stream(grammar), grammar, voice, engine.sample_rate, heard)
+        if args.wav:
+            from .audio import read_wav
+
+            try:
+                samples = read_wav(args.wav, engine.sample_rate)
+            except (OSError, ValueError) as exc:
+                return _fail(f"cannot read {args.wav}: {exc}")
+            # a quiet tail closes the last utterance the way a real pause would
+            tail = np.zeros(engine.sample_rate, dtype=np.int16)
+            listener.feed(np.concatenate([samples, tail]))
+            listener.flush()
+            return 0
+        return _listen_microphone(listener, engine, config, args.seconds)
+    except VoiceError as exc:
+        return _fail(str(exc))
+
+
+def _listen_microphone(listener, engine, config, seconds: float) -> int:
+    from .audio import resolve_device
+
+    import sounddevice as sd
+
+    device = resolve_device(config.section("input")["microphone"], "input")
+    done = threading.Event()
+    rate = engine.sample_rate
+    print("listening… (Ctrl-C stops)", file=sys.stderr)
+    try:
+        with sd.InputStream(samplerate=rate, channels=1, dtype="int16", device=device, blocksize=rate // 50) as stream:
+            fed = 0
+            while not done.is_set():
+                block, _ = stream.read(rate // 50)
+                listener.feed(block[:, 0])
+                fed += len(block)
+                if seconds and fed >= seconds * rate:
+                    break
+    except KeyboardInterrupt:
+        pass
+    except sd.PortAudioError as exc:
+        return _fail(f"cannot read the microphone ({exc}); play with --voice text and type the commands instead")
+    listener.flush()
+    return 0
+
+
+def cmd_devices(args) -> int:
+    from .audio import list_devices
+
+    try:
+        devices = list_devices()
+    except VoiceError as exc:
+        return _fail(str(exc))
+    if not devices:
+        return _fail("no audio devices found; play with --voice text and type the commands instead")
+    for d in devices:
+        marks = ("  default input" if d["default_input"] else "") + ("  default output" if d["default_output"] else "")
+        print(f"{d['index']:3d}  {d['name']}  (in {d['inputs']}, out {d['outputs']}, {d['default_rate']:.0f} Hz){marks}")
+    return 0
+
+
+def _model_dir(args):
+    from pathlib import Path
+
+    from .models import model_dir_of
+
+    return Path(args.dir) if args.dir else model_dir_of(_config(args))
+
+
+def cmd_models_fetch(args) -> int:
+    from .models import FetchError, fetch
+
+    try:
+        fetch(args.lang, _model_dir(args))
+    except (FetchError, VoiceError) as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return _fail("download interrupted")
+    return 0
+
+
+def cmd_models_list(args) -> int:
+    from .engines import sphinx_available
+    from .models import OFFICIAL, installed
+
+    try:
+        root = _model_dir(args)
+    except VoiceError as exc:
+        return _fail(str(exc))
+    present = dict(installed(root))
+    print(f"model folder: {root}")
+    for lang in sorted(set(OFFICIAL) | set(present)):
+        if lang in present:
+            print(f"  {lang}  vosk  {present[lang]}")
+        else:
+            print(f"  {lang}  vosk  missing — narrator models fetch {lang}")
+    if sphinx_available():
+        print("  en  sphinx  bundled with pocketsphinx (no download)")
+    return 0

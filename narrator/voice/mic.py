@@ -1,0 +1,122 @@
+"""Speech in: the microphone stream, through the recogniser for the current phase, into the game.
+
+Audio is taken only while a player holds the floor and the narrator is silent; anything heard
+while the narrator talks (its own voice in the microphone) is dropped together with the
+utterance in progress. A heard "cancel" only counts within `input.cancel_seconds` of a
+nomination heard by voice, so a stray word much later cannot withdraw anything.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+
+import numpy as np
+
+from ..language import Command, load_voice
+from .audio import FALLBACK, resolve_device
+from .endpoint import Endpointing, Heard, Listener
+from .engines import Engine, open_engine
+from .errors import AudioUnavailable
+from .grammar import build_grammar
+from .models import model_dir_of
+
+LISTEN_STATES = ("speeches", "tie_speeches", "last_words")
+
+
+class VoiceInput:
+    """Feeds audio blocks into the listener and submits what it hears to a LiveSession."""
+
+    def __init__(self, engine: Engine, live, cancel_seconds: float, endpointing: Endpointing | None = None):
+        self.live = live
+        self.voice = load_voice(live.config.language)
+        self.engine = engine
+        grammar = build_grammar(self.voice, "day", upto=max(live.config.seats, 10))
+        self.listener = Listener(engine.stream(grammar), grammar, self.voice, engine.sample_rate, self._heard, endpointing)
+        self.cancel_seconds = cancel_seconds
+        self._last_nomination: float | None = None
+        self._muted = True
+        self.heard: list[Heard] = []  # what was submitted, for tests and the bench
+
+    def accepting(self) -> bool:
+        return not self.live.narrating.is_set() and self.live.game.floor is not None and not self.live.paused
+
+    def feed(self, block: np.ndarray) -> None:
+        if not self.accepting():
+            if not self._muted:
+                self.listener.reset()  # the narrator's own voice must never finish an utterance
+                self._muted = True
+            return
+        self._muted = False
+        self.listener.feed(block)
+
+    def _heard(self, heard: Heard) -> None:
+        cmd = heard.command
+        if not isinstance(cmd, Command):
+            return  # ordinary talk, or a half command: never guessed into one
+        now = time.monotonic()
+        if cmd.kind == "cancel":
+            if self._last_nomination is None or now - self._last_nomination > self.cancel_seconds:
+                return
+            self._last_nomination = None
+        elif cmd.kind == "nominate":
+            self._last_nomination = now
+        self.heard.append(heard)
+        self.live.submit_sentence(heard.text, source="voice")
+
+
+class Microphone:
+    """A sounddevice input stream whose blocks a worker thread hands to a VoiceInput."""
+
+    def __init__(self, voice_input: VoiceInput, device: int | None, block_ms: int = 20):
+        import sounddevice as sd
+
+        self.input = voice_input
+        self.blocks: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        rate = voice_input.engine.sample_rate
+        try:
+            self.stream = sd.InputStream(samplerate=rate, channels=1, dtype="int16", device=device,
+                                         blocksize=rate * block_ms // 1000, callback=self._callback)
+            self.stream.start()
+        except Exception as exc:  # noqa: BLE001 - PortAudio errors come in many types
+            raise AudioUnavailable(f"cannot open the microphone ({exc}); {FALLBACK}") from None
+        self.thread = threading.Thread(target=self._run, name="narrator-microphone", daemon=True)
+        self.thread.start()
+
+    def _callback(self, indata, frames, time_info, status) -> None:
+        self.blocks.put(indata[:, 0].copy())
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                block = self.blocks.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            try:
+                self.input.feed(block)
+            except Exception:  # noqa: BLE001 - a recogniser hiccup must not kill the microphone
+                self.input.listener.reset()
+
+    def stop(self) -> None:
+        self._stop.set()
+        try:
+            self.stream.stop()
+            self.stream.close()
+        except Exception:  # noqa: BLE001
+            pass
+        self.thread.join(timeout=2)
+
+
+def engine_for(config, engine: str | None = None, lang: str | None = None) -> Engine:
+    section = config.section("input")
+    return open_engine(engine or section["engine"], lang or config.language, model_dir_of(config))
+
+
+def start_listening(config, live) -> Microphone:
+    """Open the microphone and listen for day commands; `.stop()` ends it."""
+    engine = engine_for(config)  # ModelMissing first: it names the fix, whatever the audio says
+    device = resolve_device(config.section("input")["microphone"], "input")
+    voice_input = VoiceInput(engine, live, config.section("input")["cancel_seconds"])
+    return Microphone(voice_input, device)

@@ -1,0 +1,161 @@
+"""The live adapter: the microphone feeds the game only while a player holds the floor and the
+narrator is silent; and the real sounddevice → PortAudio → ALSA path, run through ALSA's file plugin."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from narrator.config import default_config
+from narrator.language import Command
+from narrator.voice.endpoint import Heard
+from voice_support import ROOT, espeak, need, need_module, silence
+
+
+class FakeLive:
+    def __init__(self, floor=3):
+        self.config = default_config()
+        self.narrating = threading.Event()
+        self.game = SimpleNamespace(floor=floor)
+        self.paused = False
+        self.sentences = []
+
+    def submit_sentence(self, text, source="voice"):
+        self.sentences.append((text, source))
+
+
+@pytest.fixture(scope="module")
+def sphinx():
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    from narrator.voice.engines import SphinxEngine
+
+    return SphinxEngine()
+
+
+def voice_input(engine, live, cancel_seconds=5):
+    from narrator.voice.mic import VoiceInput
+
+    return VoiceInput(engine, live, cancel_seconds)
+
+
+def test_a_heard_command_is_submitted_as_the_sentence_a_transcript_holds(sphinx, tmp_path):
+    live = FakeLive()
+    vi = voice_input(sphinx, live)
+    vi.feed(np.concatenate([silence(0.5), espeak("thank you", "en-us", tmp_path), silence(1)]))
+    assert live.sentences == [("thank you", "voice")]
+
+
+def test_nothing_is_heard_while_the_narrator_speaks(sphinx, tmp_path):
+    live = FakeLive()
+    vi = voice_input(sphinx, live)
+    words = espeak("thank you", "en-us", tmp_path)
+    live.narrating.set()
+    vi.feed(np.concatenate([silence(0.5), words]))
+    live.narrating.clear()  # the narrator stops in the middle: the half utterance is gone
+    vi.feed(silence(1))
+    assert live.sentences == []
+
+
+def test_nothing_is_heard_when_nobody_holds_the_floor(sphinx, tmp_path):
+    live = FakeLive(floor=None)
+    vi = voice_input(sphinx, live)
+    vi.feed(np.concatenate([silence(0.5), espeak("thank you", "en-us", tmp_path), silence(1)]))
+    assert live.sentences == []
+
+
+def heard(text, kind, seat=None):
+    return Heard(text, Command(kind, seat), 0, 0, 0)
+
+
+def test_a_spoken_cancel_only_counts_right_after_a_nomination_heard_by_voice(sphinx):
+    live = FakeLive()
+    vi = voice_input(sphinx, live, cancel_seconds=5)
+    vi._heard(heard("cancel", "cancel"))
+    assert live.sentences == []
+    vi._heard(heard("i'm submitting player number seven", "nominate", 7))
+    vi._heard(heard("cancel", "cancel"))
+    assert [t for t, _ in live.sentences] == ["i'm submitting player number seven", "cancel"]
+    vi._heard(heard("cancel", "cancel"))  # one cancel per nomination
+    assert len(live.sentences) == 2
+    vi._heard(heard("i'm submitting player number eight", "nominate", 8))
+    vi._last_nomination -= 6
+    vi._heard(heard("cancel", "cancel"))
+    assert len(live.sentences) == 3
+
+
+ALSA_SCRIPT = r"""
+import json, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from types import SimpleNamespace
+from narrator.config import default_config
+from narrator.voice import make_speech_output, start_listening
+import sounddevice as sd
+
+class Live:
+    config = default_config()
+    narrating = threading.Event()
+    game = SimpleNamespace(floor=3)
+    paused = False
+    sentences = []
+    def submit_sentence(self, text, source="voice"):
+        self.sentences.append(text)
+
+live = Live()
+stopper = start_listening(live.config, live)
+deadline = time.time() + 8
+while not live.sentences and time.time() < deadline:
+    time.sleep(0.05)
+stopper.stop()
+out = make_speech_output(live.config, live)
+from narrator.flow.effects import Say, Tell
+out.handle(Tell(5, "check_mafia", {"seat": 2}), "Player 2 is MAFIA.")
+out.handle(Say("nomination_accepted", {"seat": 7}), "7 accepted.")
+was_narrating = live.narrating.is_set()
+out.player.wait(10)
+out.close()
+print(json.dumps({"heard": live.sentences, "narrating_while_playing": was_narrating,
+                  "narrating_after": live.narrating.is_set(), "starts": len(out.player.started)}))
+"""
+
+
+def test_the_real_sounddevice_path_hears_and_speaks_through_alsa(tmp_path):
+    import shutil
+
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
+         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
+    need("espeak-ng", shutil.which("espeak-ng") is not None, "apt-get install espeak-ng")
+    speech = np.concatenate([silence(0.5), espeak("thank you", "en-us", tmp_path), silence(2)])
+    mic = tmp_path / "mic-in.raw"
+    mic.write_bytes(speech.astype("<i2").tobytes())
+    speaker = tmp_path / "speaker-out.raw"
+    (tmp_path / ".asoundrc").write_text(
+        "pcm.!default {\n  type asym\n"
+        f'  playback.pcm {{ type file; slave.pcm "null"; file "{speaker}"; format "raw" }}\n'
+        f'  capture.pcm  {{ type file; slave.pcm "null"; file "/dev/null"; infile "{mic}"; format "raw" }}\n'
+        "}\n")
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    run = subprocess.run([sys.executable, "-c", ALSA_SCRIPT, str(ROOT)], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr[-2000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["heard"] == ["thank you"]
+    assert result["narrating_while_playing"] and not result["narrating_after"]
+    assert result["starts"] == 1  # the Tell was never played
+    assert speaker.stat().st_size > 16000
+    assert "MAFIA" not in run.stdout + run.stderr
+
+
+def test_start_listening_without_a_model_names_the_command_that_fetches_it(tmp_path, monkeypatch):
+    from narrator.config import parse_config
+    from narrator.voice import ModelMissing, start_listening
+
+    monkeypatch.setenv("NARRATOR_MODELS", str(tmp_path))
+    config = parse_config('variant = "classic"\nlanguage = "ru"\n')
+    with pytest.raises(ModelMissing, match="narrator models fetch ru"):
+        start_listening(config, FakeLive())
