@@ -70,6 +70,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
     },
 }
 
+PER_LANGUAGE_VOICE = ("voice", "rate", "volume")
 DEALING_MODES = ("random", "seeded", "fixed", "cards")
 
 
@@ -203,6 +204,15 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         given = table(name)
         values = {k: opt.default for k, opt in spec.items()}
         for key, value in given.items():
+            if name == "voice" and key in LANGUAGES and isinstance(value, dict):
+                # [voice.ru] voice = "ru", rate = 150: the voice of one language; the table's own
+                # language is applied below, the others are checked and kept for a later game
+                for k, v in value.items():
+                    if k not in PER_LANGUAGE_VOICE:
+                        problem((name, key, k), f"unknown key; per-language keys are {', '.join(PER_LANGUAGE_VOICE)}")
+                    elif (err := _check_option(v, spec[k])):
+                        problem((name, key, k), err)
+                continue
             if key not in spec:
                 problem((name, key), f"unknown key; known keys are {', '.join(sorted(spec))}")
                 continue
@@ -235,6 +245,9 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     rules = options("rules", variant.rules) if variant else {}
     timers = options("timers", variant.timers) if variant else {}
     sections = {name: options(name, spec) for name, spec in ADAPTER_SECTIONS.items()}
+    own = table("voice").get(language) if isinstance(language, str) else None
+    if isinstance(own, dict):
+        sections["voice"].update({k: v for k, v in own.items() if k in PER_LANGUAGE_VOICE})
 
     dealing_raw = table("dealing")
     dealing = {"mode": "random", "seed": None, "roles": {}}

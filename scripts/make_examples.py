@@ -69,6 +69,9 @@ def render(variant_name: str, lang: str, seats: int | None, title: str) -> str:
         for key, opt in spec.items():
             line = f"# {key} = {value(opt.default)}".ljust(38) + f"# {opt.source}"
             out.append(line)
+        if section == "voice":
+            out += ["", f"# [voice.{lang}]                        # voice, rate, volume for one language only",
+                    "# rate = 150"]
     return "\n".join(out) + "\n"
 
 

@@ -61,3 +61,12 @@ def test_players_are_named_by_seat():
     assert problems('variant = "classic"\nlanguage = "en"\n[players]\n11 = "X"\n') == [
         "club.toml:4: players.11: a seat number from 1 to 10"
     ]
+
+
+def test_voice_rate_and_volume_per_language():
+    text = 'variant = "classic"\nlanguage = "ru"\n[voice]\nrate = 170\n[voice.ru]\nrate = 140\nvoice = "ru"\n[voice.de]\nvolume = 0.8\n'
+    cfg = parse_config(text, "club.toml")
+    assert cfg.section("voice")["rate"] == 140 and cfg.section("voice")["voice"] == "ru"
+    assert cfg.section("voice")["volume"] == 1.0          # [voice.de] is for a German game
+    assert problems('variant = "classic"\nlanguage = "en"\n[voice.en]\npitch = 3\n') == [
+        "club.toml:4: voice.en.pitch: unknown key; per-language keys are voice, rate, volume"]
