@@ -183,12 +183,12 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
         except ImportError:
             err.print("[yellow]speech recognition is not installed; type the sentences instead[/]")
         except Exception as exc:  # a missing microphone or model must not stop the game
-            err.print(f"[yellow]{exc}[/] — type the sentences at the console instead")
+            err.print(f"[yellow]{exc}[/]")
         if listener is None:
-            # the table must know the narrator is deaf: say so, in its own language
+            # the table must know the narrator is deaf: say so, in its own language, after the welcome
             from .flow.effects import Say
 
-            live._dispatch([Say("no_recognition", {"language": live.voice.name})])
+            first = list(first) + [Say("no_recognition", {"language": live.voice.name})]
     if live.config.section("input")["console"]:
         read_console(live, console=console, keypad=keypad)
     try:
