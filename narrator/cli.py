@@ -27,12 +27,19 @@ def _config(path: str | None) -> Config:
     return default_config() if path is None else load_config(path)
 
 
-def cmd_check_config(args) -> int:
+def _checked(load) -> Config | None:
+    """Load a config, printing every problem (file, line, key) instead of raising."""
     try:
-        cfg = load_config(args.file)
+        return load()
     except ConfigError as exc:
         for p in exc.problems:
             err.print(f"[red]error[/] {p}")
+        return None
+
+
+def cmd_check_config(args) -> int:
+    cfg = _checked(lambda: load_config(args.file))
+    if cfg is None:
         return 1
     print(f"{args.file}: ok — variant {cfg.variant.name}, language {cfg.language}, {cfg.seats} seats, dealing {cfg.dealing['mode']}")
     return 0
@@ -41,11 +48,8 @@ def cmd_check_config(args) -> int:
 def cmd_replay(args) -> int:
     from .replay import replay
 
-    try:
-        cfg = _config(args.config)
-    except ConfigError as exc:
-        for p in exc.problems:
-            err.print(f"[red]error[/] {p}")
+    cfg = _checked(lambda: _config(args.config))
+    if cfg is None:
         return 2
     try:
         text = Path(args.transcript).read_text(encoding="utf-8")
@@ -90,11 +94,8 @@ def cmd_simulate(args) -> int:
         return 2
     seats = args.seats
     if args.config:
-        try:
-            cfg = load_config(args.config)
-        except ConfigError as exc:
-            for p in exc.problems:
-                err.print(f"[red]error[/] {p}")
+        cfg = _checked(lambda: load_config(args.config))
+        if cfg is None:
             return 2
         rules, timers, seats = cfg.rules, cfg.timers, seats or cfg.seats
         roles = {**cfg.roles, **roles}
@@ -216,11 +217,8 @@ def cmd_play(args) -> int:
     from .flow.events import Deal
     from .live import LiveSession
 
-    try:
-        cfg = _config(args.config)
-    except ConfigError as exc:
-        for p in exc.problems:
-            err.print(f"[red]error[/] {p}")
+    cfg = _checked(lambda: _config(args.config))
+    if cfg is None:
         return 2
     console = Console(highlight=False)
     jpath = Path(args.journal or cfg.section("journal")["path"] or default_path())
@@ -258,11 +256,8 @@ def cmd_resume(args) -> int:
     if contents.finished:
         err.print(f"the game in {jpath} is finished; start a new one with narrator play")
         return 1
-    try:
-        cfg = parse_config(contents.header["config_text"], contents.header["config_path"])
-    except ConfigError as exc:
-        for p in exc.problems:
-            err.print(f"[red]error[/] {p}")
+    cfg = _checked(lambda: parse_config(contents.header["config_text"], contents.header["config_path"]))
+    if cfg is None:
         return 2
     console = Console(highlight=False)
     args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
