@@ -104,3 +104,51 @@ def test_a_spoken_thank_you_ends_the_speech(engine, voice, tmp_path):
     assert event == EndSpeech(None)
     session.feed(event)
     assert session.game.floor != first
+
+
+# ------------------------------------------------------------------ rejecting ordinary talk
+def negatives(every=6):
+    """A fixed spread of the real coffee orders: speech full of numbers that is no game command."""
+    files = sorted((need_audio() / "negatives-en").glob("*.wav"))
+    assert files, "negatives-en recordings missing"
+    return files[::every]
+
+
+def test_real_speech_full_of_numbers_never_nominates_anyone(engine, voice):
+    # before the acoustic gate these coffee orders came out as "i nominate fifteen" and the like
+    for path in negatives():
+        x = read_wav(path, 16000)
+        for cmd in hear(engine, voice, "day", x):
+            assert cmd.kind not in ("nominate", "revoke"), (path.name, cmd)
+
+
+def test_the_gate_rejects_a_forced_nomination_and_keeps_the_words_heard(engine, voice):
+    from narrator.voice.endpoint import Endpointing
+
+    grammar = build_grammar(voice, "day")
+    path = AUDIO / "negatives-en" / "253b08c9-e468-4e4d-8036-3720fb827f2d.wav"
+    need_audio()
+    audio = np.concatenate([read_wav(path, 16000), silence(1)])
+    for gate, expect_nomination in ((-1e9, True), (Endpointing().min_word_score, False)):
+        heard = []
+        listener = Listener(engine.stream(grammar), grammar, voice, 16000, heard.append,
+                            Endpointing(min_word_score=gate))
+        listener.feed(audio)
+        listener.flush()
+        nominations = [h for h in heard if isinstance(h.command, Command) and h.command.kind == "nominate"]
+        assert bool(nominations) == expect_nomination, [h.text for h in heard]
+
+
+def test_a_file_padded_with_digital_silence_is_still_heard(engine, voice):
+    # the dither replacing exact zeros must look like silence, not like a repeated sound:
+    # a fixed 10 ms pattern made a third of these clips come out empty
+    clips = [(d, p) for d in (2, 3, 6, 8) for p in fsdd(d, 4, seed=11)]
+    empty = 0
+    for d, p in clips:
+        grammar = build_grammar(voice, "seat")
+        heard = []
+        listener = Listener(engine.stream(grammar), grammar, voice, 16000, heard.append)
+        listener.feed(np.concatenate([silence(0.5), read_wav(p, 16000), silence(1)]))
+        listener.flush()
+        empty += any(h.text == "" for h in heard)
+    assert empty <= len(clips) // 4

@@ -19,6 +19,10 @@ SAMPLE_RATE = 16000
 
 
 class Stream:
+    # mean log acoustic score per frame of the words of the last final() (PocketSphinx only);
+    # None: the engine gives none, and no acoustic gate applies
+    word_score: float | None = None
+
     def accept(self, pcm: bytes) -> None: ...
     def partial(self) -> str: ...
     def final(self) -> str: ...
@@ -132,7 +136,23 @@ class SphinxStream(Stream):
         d.end_utt()
         self._in_utt = False
         hyp = d.hyp()
+        self.word_score = self._word_score()
         return hyp.hypstr if hyp else ""
+
+    def _word_score(self) -> float | None:
+        """How well the words of the best path fit the audio: log acoustic score per frame.
+
+        Ordinary talk forced onto a command sentence fits it badly; measured on the real
+        recordings (scripts/bench_voice.py), see `Endpointing.min_word_score`."""
+        import math
+
+        total, frames = 0.0, 0
+        for seg in self.engine.decoder.seg() or []:
+            if seg.word.startswith(("<", "[")) or seg.word in ("sil", "SIL"):
+                continue
+            total += math.log(max(seg.ascore, 1e-320))
+            frames += seg.end_frame - seg.start_frame + 1
+        return total / frames if frames else None
 
     def reset(self) -> None:
         if self._in_utt:
