@@ -239,8 +239,6 @@ def parse_config(text: str, path: str = "<config>") -> Config:
             problem(("roles",), f"{sum(roles.values())} special roles leave no citizen at {seats} seats")
         if not any(r in ("mafia", "don", "protected_mafia") for r in roles):
             problem(("roles",), "a game needs at least one mafioso")
-        if "lovers" in table("roles") or "kamikaze" in table("roles"):
-            pass
 
     rules = options("rules", variant.rules) if variant else {}
     timers = options("timers", variant.timers) if variant else {}
