@@ -214,7 +214,6 @@ def _companion_on(args, cfg: Config) -> bool:
 
 def cmd_play(args) -> int:
     from .console import reveal_roles
-    from .flow.events import Deal
     from .live import LiveSession
 
     cfg = _checked(lambda: _config(args.config))

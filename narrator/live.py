@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .config import Config
-from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
+from .flow.effects import Effect, Reject, Say, Tell, Timer
 from .flow.events import Event, Timeout
 from .inputs import InputError, Talk
 from .journal import Journal

@@ -65,8 +65,7 @@ class ClassicGame(BaseGame):
         else:
             self._begin_day()
 
-    def announce_winner(self, winner: str) -> None:
-        self._say({"town": "town_wins", "mafia": "mafia_wins", "draw": "draw", "maniac": "maniac_wins"}[winner])
+    def reveal_roles(self) -> None:
         mafia = [s for s, st in self.seats.items() if team_of(st.role) == MAFIA]
         don = [s for s, st in self.seats.items() if st.role == "don"]
         sheriff = [s for s, st in self.seats.items() if st.role == "sheriff"]

@@ -186,10 +186,7 @@ class GrundregelnGame(BaseGame):
         self._lynch(ev.target)
 
     def _lynch(self, seat: int) -> None:
-        self._timer(None)
-        self._say("lynched", seat=seat)
-        self._eliminate([seat], "vote", then=self._go_night, moment="day")
+        self._day_death("lynched", seat)
 
-    def announce_winner(self, winner: str) -> None:
-        self._say("good_wins" if winner == "town" else "evil_wins")
-        self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if st.role == "mafia"])
+    def winner_line(self, winner: str) -> str:
+        return "good_wins" if winner == "town" else "evil_wins"

@@ -3,7 +3,7 @@ discussion; the accused's last word; the execution vote; the endgame of three wi
 
 from __future__ import annotations
 
-from ..rules.roles import MAFIA, team_of
+from ..rules.roles import MAFIA
 from ..rules.voting import majority
 from .events import EndSpeech, Nominate, Tap
 from .game import BaseGame, Refused
@@ -106,11 +106,8 @@ class HungariqGame(BaseGame):
             self._record("pardon", seat=seat)
             self._say("pardoned", seat=seat)
             return self._after_accusation()
-        self._timer(None)
-        self._say("executed", seat=seat)
         self.accused = None
-        # the day ends with a death (seed 001)
-        self._eliminate([seat], "vote", then=self._go_night, moment="day")
+        self._day_death("executed", seat)  # the day ends with a death (seed 001)
 
     def _after_accusation(self) -> None:
         self.accused = None
@@ -156,6 +153,5 @@ class HungariqGame(BaseGame):
             return self._to_execution()
         raise Refused("reject_no_timer")
 
-    def announce_winner(self, winner: str) -> None:
-        self._say("citizens_win" if winner == "town" else "mafia_wins_equal")
-        self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if team_of(st.role) == MAFIA])
+    def winner_line(self, winner: str) -> str:
+        return "citizens_win" if winner == "town" else "mafia_wins_equal"

@@ -188,9 +188,7 @@ class SverigeGame(BaseGame):
         self._record("vote_result", round=self.vote_round, counts={str(s): c for s, c in counts.items()})
         top = leaders(counts)
         if len(top) == 1:
-            self._timer(None)
-            self._say("hanged", seat=top[0])
-            return self._eliminate(top, "vote", then=self._go_night, moment="day")
+            return self._day_death("hanged", top[0])
         if self.vote_round == "main":
             # seed 000 Röstning: a tie is voted again among the tied only
             self._record("split", seats=list(top))
@@ -200,10 +198,8 @@ class SverigeGame(BaseGame):
         self._say("tie_again_nobody")
         self._go_night()
 
-    def announce_winner(self, winner: str) -> None:
-        mafia_left = sum(1 for s in self.alive if self.seats[s].role == "mafia")
+    def winner_line(self, winner: str) -> str:
         if winner == "town":
-            self._say("village_wins_organisation" if mafia_left == 1 else "village_wins")
-        else:
-            self._say("mafia_wins_village")
-        self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if st.role == "mafia"])
+            mafia_left = sum(1 for s in self.alive if self.seats[s].role == "mafia")
+            return "village_wins_organisation" if mafia_left == 1 else "village_wins"
+        return "mafia_wins_village"

@@ -603,12 +603,10 @@ class BaseGame:
 
     def _check_win(self, moment: str) -> bool:
         roles = [self.seats[s].role for s in self.alive]
-        name = self.variant.name
-        if name == "sverige":
-            w = wins.sverige(roles, started=self.n, moment=moment, organisation_rule=self.rules["organisation_rule"],
-                             avenger_in_play=bool(self.role_counts.get("avenger")))
-        else:
-            w = getattr(wins, name)(roles)
+        # every rule system's win function takes the same facts and uses those its seed needs
+        w = getattr(wins, self.variant.name)(roles, started=self.n, moment=moment,
+                                             organisation_rule=self.rules.get("organisation_rule", False),
+                                             avenger_in_play=bool(self.role_counts.get("avenger")))
         if w:
             self._game_over(w)
             return True
@@ -663,9 +661,20 @@ class BaseGame:
         self.close()
 
     def announce_winner(self, winner: str) -> None:
-        self._say({TOWN: "town_wins", MAFIA: "mafia_wins", "draw": "draw", "maniac": "maniac_wins"}[winner])
-        mafia = [s for s, st in self.seats.items() if team_of(st.role) == MAFIA]
-        self._say("reveal_mafia", seats=mafia)
+        self._say(self.winner_line(winner))
+        self.reveal_roles()
+
+    def winner_line(self, winner: str) -> str:
+        return {TOWN: "town_wins", MAFIA: "mafia_wins", "draw": "draw", "maniac": "maniac_wins"}[winner]
+
+    def reveal_roles(self) -> None:
+        self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if team_of(st.role) == MAFIA])
+
+    def _day_death(self, line: str, seat: int) -> None:
+        """A day execution that ends the day: announced, then the night (or the end)."""
+        self._timer(None)
+        self._say(line, seat=seat)
+        self._eliminate([seat], "vote", then=self._go_night, moment="day")
 
 
 @cache
@@ -677,9 +686,9 @@ def machine_for(cls: type, variant_name: str) -> Machine:
                    auto_transitions=False, send_event=False)
 
 
-def new_game(variant: Variant, rules: dict, timers: dict, seats: int | None = None, fixed_night_steps: bool = False,
-             roles: dict[str, int] | None = None) -> BaseGame:
-    """A game of the variant, with its day procedure."""
+def Game(variant: Variant, rules: dict, timers: dict, seats: int | None = None, fixed_night_steps: bool = False,  # noqa: N802
+         roles: dict[str, int] | None = None) -> BaseGame:
+    """A game of the variant, with its day procedure (the core's entry point)."""
     from .day_classic import ClassicGame
     from .day_grundregeln import GrundregelnGame
     from .day_hungariq import HungariqGame
@@ -689,9 +698,5 @@ def new_game(variant: Variant, rules: dict, timers: dict, seats: int | None = No
     return cls(variant, rules, timers, seats, fixed_night_steps, roles)
 
 
-def Game(variant: Variant, rules: dict, timers: dict, seats: int | None = None, fixed_night_steps: bool = False,
-         roles: dict[str, int] | None = None) -> BaseGame:  # noqa: N802 - kept as the core's entry point
-    return new_game(variant, rules, timers, seats, fixed_night_steps, roles)
 
-
-__all__ = ["BaseGame", "Game", "new_game", "Refused", "TOWN", "MAFIA"]
+__all__ = ["BaseGame", "Game", "Refused", "TOWN", "MAFIA"]

@@ -25,10 +25,6 @@ def classic(roles: list[str], **_) -> str | None:
     return None
 
 
-def winner(roles: list[str]) -> str | None:
-    return classic(roles)
-
-
 def sverige(roles: list[str], *, started: int, moment: str, avenger_in_play: bool, organisation_rule: bool) -> str | None:
     """seed 000 Mål: mafia when as many as the village or more (with the avenger in play only after
     a night); the village when all mafia but one are out, unless the game started with ten or fewer."""
