@@ -121,3 +121,11 @@ def test_a_corrupt_download_is_refused_and_leaves_no_model(model_server, tmp_pat
     with pytest.raises(models.FetchError, match="corrupt"):
         models.fetch("de", tmp_path / "models", base_url=url, out=io.StringIO())
     assert models.find_model("de", tmp_path / "models") is None
+
+
+def test_listen_refuses_a_seat_count_no_table_has(capsys, tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    clip = wav(tmp_path, silence(1))
+    code, lines, err = run(capsys, "listen", "--wav", str(clip), "--engine", "sphinx", "--seats", "25")
+    assert code != 0 and lines == []
+    assert "--seats 25" in err

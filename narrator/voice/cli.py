@@ -20,6 +20,7 @@ def register(subparsers) -> None:
     p.add_argument("--engine", choices=("auto", "vosk", "sphinx"), help="recognition engine (default: the config's)")
     p.add_argument("--expect", choices=("day", "seat"), default="day", help="day commands, or a bare seat number")
     p.add_argument("--model", help="a Vosk model folder (default: found in the model folder)")
+    p.add_argument("--seats", type=int, help="seat numbers 1..N can be heard (default: the config's table, at least 10)")
     p.add_argument("--seconds", type=float, default=0, help="stop listening to the microphone after this long")
     if not _has_config_option(p):
         p.add_argument("--config", "-c", help="the game config file")
@@ -81,7 +82,11 @@ def cmd_listen(args) -> int:
         except FileNotFoundError as exc:
             return _fail(str(exc))
         engine = open_engine(args.engine or config.section("input")["engine"], lang, model_dir_of(config), args.model)
-        grammar = build_grammar(voice, args.expect)
+        seats = args.seats if args.seats is not None else max(config.seats, 10)
+        if not 1 <= seats <= 20:
+            return _fail(f"--seats {seats}: a table has 1 to 20 seat numbers that can be heard")
+        # the table's seats only, as in play: a seat that does not exist cannot be mistaken for one that does
+        grammar = build_grammar(voice, args.expect, upto=seats)
 
         def heard(h):
             if isinstance(h.command, Command):

@@ -46,6 +46,13 @@ class Grammar:
             out.update(variants)
         return sorted(out)
 
+    @property
+    def max_words(self) -> int:
+        """The most words a sentence of this grammar can have."""
+        longest_number = max((len(n.split()) for n in self.numbers), default=1)
+        return max((sum(longest_number if SLOT.fullmatch(w) else 1 for w in t.split()) for t in self.templates),
+                   default=1)
+
     def words(self) -> set[str]:
         ws = set(self.numbers) | set(self.fillers)
         for t in self.templates:
