@@ -1,0 +1,129 @@
+"""A day of `narrator play --listen --voice speech` heard through a microphone and spoken through a
+speaker: the real sounddevice → PortAudio → ALSA path, with ALSA's file plugin standing in for the
+sound card (../shared/audio/README.md). The microphone is a FIFO fed in real time; when a player
+has the floor somebody says "thank you" into it, which ends that speech as the typed
+`say thank you` would, and the narration comes out of the speaker file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from narrator.flow.events import EndSpeech, Nominate
+from narrator.journal import read
+from voice_support import espeak, need, need_module, silence
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CONFIG = """variant = "classic"
+language = "en"
+[dealing]
+roles = { 1 = "sheriff", 2 = "don", 3 = "mafia", 4 = "mafia" }
+[timers]       # long enough that only what is said or typed ends a phase
+speech = 600
+night_step = 120
+night_zero_step = 120
+mafia_meeting = 300
+[voice]
+rate = 320     # the null device plays in real time: a brisk narrator keeps the test short
+[input]
+engine = "sphinx"
+"""
+
+
+class Microphone:
+    """A FIFO as ALSA's capture file, fed in real time: the file plugin reads as fast as it is
+    given, so a plain file would be used up before the day begins."""
+
+    def __init__(self, path: Path):
+        os.mkfifo(path)
+        self.fd = os.open(path, os.O_RDWR)  # a writer exists, so ALSA's open does not block
+        self.say: list[np.ndarray] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        block = 320  # 20 ms
+        pending = np.zeros(0, np.int16)
+        next_at = time.monotonic()
+        while not self.stop.is_set():
+            if not len(pending) and self.say:
+                pending = self.say.pop(0)
+            chunk, pending = (pending[:block], pending[block:]) if len(pending) else (silence(0.02), pending)
+            try:
+                os.write(self.fd, chunk.astype("<i2").tobytes())
+            except OSError:
+                return
+            next_at += 0.02
+            time.sleep(max(0.0, next_at - time.monotonic()))
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=2)
+        os.close(self.fd)
+
+
+def test_a_day_of_narrator_play_is_heard_and_spoken_through_the_sound_devices(tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
+         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
+    need("espeak-ng", shutil.which("espeak-ng") is not None, "apt-get install espeak-ng")
+    thanks = np.concatenate([espeak("thank you", "en-us", tmp_path), silence(1)])
+    nominate = np.concatenate([espeak("I nominate player three", "en-us", tmp_path), silence(1)])
+    speaker = tmp_path / "speaker-out.raw"
+    fifo = tmp_path / "mic-in.raw"
+    mic = Microphone(fifo)
+    (tmp_path / ".asoundrc").write_text(
+        "pcm.!default {\n  type asym\n"
+        f'  playback.pcm {{ type file; slave.pcm "null"; file "{speaker}"; format "raw" }}\n'
+        f'  capture.pcm  {{ type file; slave.pcm "null"; file "/dev/null"; infile "{fifo}"; format "raw" }}\n'
+        "}\n")
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(CONFIG)
+    journal = tmp_path / "journal.jsonl"
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1"}
+    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--journal", str(journal),
+                             "--voice", "speech", "--listen", "--no-reveal"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(iter(play.stdout.readline, "")), daemon=True).start()
+
+    def wait_for(text: str, after: int = 0, timeout: float = 60) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and play.poll() is None:
+            for n, line in enumerate(lines[after:], start=after):
+                if text in line:
+                    return n + 1
+            time.sleep(0.1)
+        raise AssertionError(f"never printed {text!r}:\n" + "".join(lines[-30:]))
+
+    try:
+        play.stdin.write("timeout\ntimeout\ntimeout\n")  # night zero: Don, mafia, Sheriff
+        play.stdin.flush()
+        seen = wait_for("Player 1, your minute")
+        time.sleep(3.0)  # the narrator finishes the line (it hears nothing while it talks)
+        mic.say.append(nominate)
+        seen = wait_for("3 accepted", seen)
+        time.sleep(2.0)
+        mic.say.append(thanks)
+        for seat in (2, 3):
+            seen = wait_for(f"Player {seat}, your minute", seen)
+            time.sleep(3.0)
+            mic.say.append(thanks)
+        wait_for("Player 4, your minute", seen)
+    finally:
+        play.kill()
+        play.communicate(timeout=10)
+        mic.close()
+    events = read(journal).events
+    assert [e for e in events if isinstance(e, Nominate)] == [Nominate(3)]
+    assert len([e for e in events if isinstance(e, EndSpeech)]) == 3  # each by its own "thank you"
+    assert speaker.stat().st_size > 16000 * 2 * 5  # seconds of narration reached the speaker
