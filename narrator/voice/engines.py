@@ -107,7 +107,7 @@ class SphinxStream(Stream):
 
     PocketSphinx normalises the cepstrum over the whole utterance only when it gets it in one
     piece (batch CMN); streamed, it starts from a fixed guess that fits neither the speaker nor
-    the microphone. Measured on the real digits: whole-utterance decoding 58% → 64% right at the
+    the microphone. Measured on the real digits: whole-utterance decoding 54% → 58% right at the
     same settings, and a decode takes ~20 ms per second of audio, paid at the pauses.
     """
 
