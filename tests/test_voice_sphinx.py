@@ -122,7 +122,8 @@ def test_real_speech_full_of_numbers_never_nominates_anyone(engine, voice):
             assert cmd.kind not in ("nominate", "revoke"), (path.name, cmd)
 
 
-def nominations_heard(engine, voice, name, config):
+def heard_in_negative(engine, voice, name, config, kind="nominate"):
+    """The sentences of one kind the day grammar hears in a non-command clip."""
     grammar = build_grammar(voice, "day")
     need_audio()
     audio = np.concatenate([read_wav(AUDIO / "negatives-en" / name, 16000), silence(1)])
@@ -130,7 +131,7 @@ def nominations_heard(engine, voice, name, config):
     listener = Listener(engine.stream(grammar), grammar, voice, 16000, heard.append, config)
     listener.feed(audio)
     listener.flush()
-    return [h.text for h in heard if isinstance(h.command, Command) and h.command.kind == "nominate"]
+    return [h.text for h in heard if isinstance(h.command, Command) and h.command.kind == kind]
 
 
 def test_the_score_gate_rejects_talk_forced_onto_a_nomination(engine, voice):
@@ -138,8 +139,8 @@ def test_the_score_gate_rejects_talk_forced_onto_a_nomination(engine, voice):
 
     # a coffee order that the grammar, having no garbage model, forces into "i submit twelve"
     name = "1cf61395-1205-46c4-bf1c-2e43dd489455.wav"
-    assert nominations_heard(engine, voice, name, Endpointing(min_word_score=-1e9, max_word_ms=1e9))
-    assert not nominations_heard(engine, voice, name, Endpointing(max_word_ms=1e9))
+    assert heard_in_negative(engine, voice, name, Endpointing(min_word_score=-1e9, max_word_ms=1e9))
+    assert not heard_in_negative(engine, voice, name, Endpointing(max_word_ms=1e9))
 
 
 def test_a_word_stretched_over_a_second_of_talk_names_no_seat(engine, voice):
@@ -148,8 +149,8 @@ def test_a_word_stretched_over_a_second_of_talk_names_no_seat(engine, voice):
     # "... for the vote" with "vote" covering the rest of the order: the words fit well enough,
     # but no command word lasts a second
     name = "165bced7-3ecc-41f3-acf8-e584141f0379.wav"
-    assert nominations_heard(engine, voice, name, Endpointing(min_word_score=-1e9, max_word_ms=1e9))
-    assert not nominations_heard(engine, voice, name, Endpointing(min_word_score=-1e9))
+    assert heard_in_negative(engine, voice, name, Endpointing(min_word_score=-1e9, max_word_ms=1e9))
+    assert not heard_in_negative(engine, voice, name, Endpointing(min_word_score=-1e9))
 
 
 def test_a_file_padded_with_digital_silence_is_still_heard(engine, voice):
@@ -170,20 +171,9 @@ def test_a_file_padded_with_digital_silence_is_still_heard(engine, voice):
 def test_a_thank_you_forced_out_of_a_coffee_order_does_not_end_anyones_minute(engine, voice):
     from narrator.voice.endpoint import Endpointing
 
-    grammar = build_grammar(voice, "day")
-    need_audio()
-    audio = np.concatenate([read_wav(AUDIO / "negatives-en" / "8d89ce69-6433-47d6-8f38-5bb605bda98c.wav", 16000),
-                            silence(1)])
-
-    def ends(config):
-        heard = []
-        listener = Listener(engine.stream(grammar), grammar, voice, 16000, heard.append, config)
-        listener.feed(audio)
-        listener.flush()
-        return [h.text for h in heard if isinstance(h.command, Command) and h.command.kind == "end_speech"]
-
-    assert ends(Endpointing(min_word_score=-1e9, max_word_ms=1e9))
-    assert not ends(Endpointing())
+    name = "8d89ce69-6433-47d6-8f38-5bb605bda98c.wav"
+    assert heard_in_negative(engine, voice, name, Endpointing(min_word_score=-1e9, max_word_ms=1e9), "end_speech")
+    assert not heard_in_negative(engine, voice, name, Endpointing(), "end_speech")
 
 
 def test_only_the_seats_of_the_table_can_be_heard(engine, voice, tmp_path):
