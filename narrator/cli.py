@@ -18,7 +18,7 @@ from .journal import Journal, default_path, read
 from .rules.variants import VARIANTS
 
 # Adapters register their own subcommands (listen, devices, models, …) when installed.
-EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli")
+EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli", "narrator.report.cli")
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -114,8 +114,10 @@ def cmd_simulate(args) -> int:
         task = bar.add_task("games", total=args.games)
         bar.start()
         progress = lambda n: bar.update(task, completed=n)  # noqa: E731
+    cfg_table = cfg if args.config else None
     result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check,
-                      progress=progress, roles=roles or None, skill=args.skill)
+                      progress=progress, roles=roles or None, skill=args.skill, protocols=args.protocols,
+                      players=cfg_table.players if cfg_table else None, language=cfg_table.language if cfg_table else "en")
     if args.progress:
         bar.stop()
     print(json.dumps(result))
@@ -303,6 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how often a town player's choice lands on a real mafioso (0: pure chance; see scripts/balance.py)")
     p.add_argument("--no-replay-check", action="store_true", help="skip replaying each protocol (faster)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    p.add_argument("--protocols", metavar="DIR", help="write every game's protocol into DIR (for narrator report and club)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("check-config", help="validate a config file")
