@@ -59,6 +59,9 @@ def cmd_report(args) -> int:
     except OSError as exc:
         _say("error", f"{out}: cannot write the report: {exc.strerror or exc}")
         return 2
+    except Exception as exc:  # an entry of a foreign shape: named, never a traceback
+        _say("error", f"{args.game}: a protocol entry this narrator cannot draw ({type(exc).__name__}: {exc})")
+        return 2
     print(out)
     return 0 if not record.problems else 1
 

@@ -129,7 +129,7 @@ def build(entries: list[dict]) -> Story:
             rnd = e.get("round", "main")
             if vote is None or vote.get("closed"):
                 vote = add({"kind": "vote", "round": rnd, "candidates": [], "votes": [], "counts": None})
-            vote["round"] = rnd
+            vote["round"] = vote["round"] if vote["candidates"] else rnd
             vote["closed"] = True
             if "counts" in e:
                 vote["counts"] = {int(s): int(n) for s, n in (e.get("counts") or {}).items()}
@@ -179,8 +179,8 @@ def build(entries: list[dict]) -> Story:
             story.roles = roles or story.roles
             story.days = max(story.days, int(e.get("days") or 0))
     if speech is not None:
+        last_input = None  # the game stopped during this speech: it did not run out of time
         close_speech({})
-        speech["timed_out"] = False
     for p in story.periods:
         for item in p.items:
             item.pop("_t", None)
