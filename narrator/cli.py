@@ -205,9 +205,22 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
                 await r
     if winner:
         console.print(f"[bold]game over: {winner}[/]")
+        _game_report(live, console)
     else:
         console.print(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}")
     return 0
+
+
+def _game_report(live, console: Console) -> None:
+    from .report.live import finish
+
+    written, warnings = finish(live)
+    for w in warnings:
+        err.print("[yellow]note[/] ", end="")
+        err.print(w, markup=False)
+    if written:
+        console.print("report: ", end="")
+        console.print(written[0], markup=False)
 
 
 def _companion_on(args, cfg: Config) -> bool:

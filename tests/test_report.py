@@ -155,29 +155,33 @@ def test_names_from_the_config_are_literal_text_never_markup(tmp_path):
 
 
 def test_a_journal_is_reported_with_the_length_of_every_speech(tmp_path):
+    import random
+
+    from narrator.flow.events import event_to_dict
     from narrator.journal import Journal
     from narrator.session import Session
+    from narrator.simulate import RandomPlayer
 
     text = 'variant = "classic"\nlanguage = "ru"\n[players]\n1 = "Аня"\n'
     cfg = parse_config(text)
     journal = Journal.create(tmp_path / "journal.jsonl", "club.toml", text, {})
-    session = Session(cfg)
+    session = Session(cfg, fixed_night_steps=True)  # as live play keeps the night
     session.start()
     clock = 1000.0
-    lines = (ROOT / "tests/transcripts/classic_ru_town_wins.txt").read_text(encoding="utf-8").splitlines()
-    for line in lines:
-        item = session.parse(line)
-        if item is None:
-            continue
+    player = RandomPlayer(random.Random(2), illegal_rate=0)
+    events = [session.dealing_event(random.Random(1))]
+    while session.game.state != "over":
+        ev = events.pop() if events else player.legal(session.game)
         clock += 42
-        journal._write({"t": clock, "event": __import__("narrator.flow.events", fromlist=["x"]).event_to_dict(item)})
-        session.feed(item)
+        journal._write({"t": clock, "event": event_to_dict(ev)})
+        session.feed(ev)
     journal.finish(session.game.winner)
     journal.close()
     record = read_game(tmp_path / "journal.jsonl")
     assert record.kind == "journal" and record.finished and record.language == "ru" and record.players == {1: "Аня"}
+    assert record.problems == []
     html = render(record)
-    assert "0:42" in html and "Аня" in html and "Победа города" in html
+    assert "0:42" in html and "Аня" in html and report_words("ru")["winner_" + session.game.winner] in html
 
 
 def run(*args, cwd=ROOT):

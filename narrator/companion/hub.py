@@ -46,6 +46,8 @@ def pad(frame: dict, size: int = FRAME) -> str:
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
+REPORT_URL = "/report"  # the game report, served once the game is over
+
 class Conn:
     """One open WebSocket as the hub sees it: frames are queued and written by the server."""
 
@@ -189,6 +191,7 @@ class Hub:
             "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
             "role_names": self._role_names(view),
             "you": seat,
+            "report_url": REPORT_URL if g.state == "over" else None,
         }
 
     # ------------------------------------------------------------------ words in the table's language
@@ -271,6 +274,7 @@ class Hub:
             "paused": bool(self.live.paused),
             "phones": sorted(s for s, c in self.phones.items() if not c.closed),
             "awaiting": self.live.session.awaiting_text(),
+            "report_url": REPORT_URL if g.state == "over" else None,
         }
 
     # ------------------------------------------------------------------ output side (loop thread)

@@ -58,6 +58,15 @@ def build_app(hub: Hub) -> Starlette:
     async def favicon(request):
         return Response(status_code=204)
 
+    async def report(request):
+        # the game's story, every role revealed: only once the game is over
+        from ..report.live import report_html
+
+        page = report_html(hub.live)
+        if page is None:
+            return Response(status_code=404)
+        return HTMLResponse(page, headers=HEADERS)
+
     async def ws(websocket: WebSocket):
         await websocket.accept()
         conn = Conn()
@@ -92,6 +101,7 @@ def build_app(hub: Hub) -> Starlette:
             Route("/", phone),
             Route("/host", host),
             Route("/favicon.ico", favicon),
+            Route("/report", report),
             WebSocketRoute("/ws", ws),
         ]
     )

@@ -183,7 +183,8 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
     rec.players = dict(config.players)
     started = header.get("started")
     rec.started = started if isinstance(started, (int, float)) else None
-    session = Session(config, fixed_night_steps=False)
+    # a journal is written by live play, where night steps keep their full length
+    session = Session(config, fixed_night_steps=True)
     now = rec.started
 
     def emit(effects) -> None:
