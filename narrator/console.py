@@ -96,15 +96,21 @@ def console_line(live, raw: str, console: Console, keypad=None) -> None:
         console.print(HELP, markup=False)
     elif word == "status":
         live.submit_control(lambda: console.print(Text(status_text(live))))
+    elif not line.split("#", 1)[0].strip():
+        note(console, "a comment (after #): nothing taken")
     else:
         if word not in ("deal", "say", "tap", "foul", "timeout", "leave", "extend"):
             line = "say " + line  # a bare sentence is taken as heard at the table
         try:
             item = live.session.parse(line)  # pure: safe on this thread; the game answers errors
         except InputError:
-            item = None
+            item = False
+        if item is None:
+            note(console, "a comment (after #): nothing taken")
+            return
         if isinstance(item, Talk):
-            if live.game.state == "night" and any(c.isnumeric() for c in item.text):
+            # ³ (AltGr+3) or ½ look like numbers; at night any number typed is meant as a seat
+            if any(c.isnumeric() and (not c.isdecimal() or live.game.state == "night") for c in item.text):
                 note(console, f"{shown(item.text)} is not a seat number: type the seat with the digits 0-9, then Enter")
             else:
                 note(console, f"no command in {shown(item.text)}: taken as table talk (type help for the inputs)")
