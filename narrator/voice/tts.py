@@ -173,7 +173,7 @@ class SpeechOutput:
     def __init__(self, config, narrating: threading.Event, renderer: Renderer | None = None, player: Player | None = None,
                  prerender: bool = True):
         section = config.section("voice")
-        self.voice = load_voice(config.language)
+        self.voice = load_voice(config.language, config.variant.name)
         voice_id = section["voice"] or self.voice.speech.get("espeak_voice", config.language)
         self.renderer = renderer or Renderer(voice_id, section["rate"], section["volume"], section["cache_dir"] or None)
         if player is None:
