@@ -126,16 +126,22 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
     from .console import ConsoleOutput
 
     outputs = [ConsoleOutput(live, console, show_private=not companion)]
-    if voice_mode == "speech":
-        try:
-            from .voice import AudioUnavailable, make_speech_output
-        except ImportError:
-            err.print("[yellow]speech output is not installed here; narrating as text (--voice text)[/]")
-            return outputs
-        try:
-            outputs.append(make_speech_output(live.config, live))
-        except AudioUnavailable as exc:
-            err.print(f"[yellow]{exc}[/] — narrating as text (--voice text)")
+    if voice_mode not in ("speech", "auto"):
+        return outputs
+    try:
+        from .voice import AudioUnavailable, make_speech_output
+    except ImportError:
+        err.print("[yellow]narrating as text: the speech packages are not installed here — run scripts/install.sh[/]")
+        return outputs
+    try:
+        outputs.append(make_speech_output(live.config, live))
+    except AudioUnavailable as exc:
+        # one line: why the narrator is silent, and what makes it speak
+        from rich.markup import escape
+
+        from .voice.audio import FALLBACK
+
+        err.print(f"[yellow]narrating as text: {escape(str(exc).removesuffix('; ' + FALLBACK))}[/]")
     return outputs
 
 
@@ -181,10 +187,13 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             from .voice import start_listening
 
             listener = start_listening(live.config, live)
+            _better_ears_hint(live.config, listener)
         except ImportError:
             err.print("[yellow]speech recognition is not installed; type the sentences instead[/]")
         except Exception as exc:  # a missing microphone or model must not stop the game
-            err.print(f"[yellow]{exc}[/]")
+            from rich.markup import escape
+
+            err.print(f"[yellow]{escape(str(exc))}[/]")
         if listener is None:
             # the table must know the narrator is deaf: say so, in its own language, after the welcome
             from .flow.effects import Say
@@ -206,6 +215,15 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
     else:
         console.print(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}")
     return 0
+
+
+def _better_ears_hint(cfg: Config, listener) -> None:
+    """An English table with no Vosk model hears through PocketSphinx, which misses far more: say
+    once, in the terminal only (the table hears nothing of it), what gives better ears."""
+    engine = getattr(getattr(listener, "input", None), "engine", None)
+    if cfg.section("input")["engine"] == "auto" and getattr(engine, "name", "") == "sphinx":
+        err.print("[yellow]listening with PocketSphinx (no Vosk model here); "
+                  "`narrator models fetch en` gives better ears (about 40 MB)[/]")
 
 
 def _companion_on(args, cfg: Config) -> bool:
@@ -279,7 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a live game at this table")
     p.add_argument("--config", help="the config file (default: embedded classic/en defaults)")
-    p.add_argument("--voice", choices=("text", "speech"), help="print the narration, or also speak it")
+    p.add_argument("--voice", choices=("auto", "text", "speech"),
+                   help="print the narration, or also speak it (default: [voice] output, auto: speak when there is a speaker)")
     p.add_argument("--journal", help="journal file (default: ~/.local/state/narrator/journal.jsonl)")
     p.add_argument("--companion", action="store_true", help="serve the phone companion")
     p.add_argument("--listen", action="store_true", help="listen to the microphone for nominations")
@@ -311,7 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("resume", help="continue the last game from its journal")
     p.add_argument("--journal")
-    p.add_argument("--voice", choices=("text", "speech"))
+    p.add_argument("--voice", choices=("auto", "text", "speech"))
     p.add_argument("--companion", action="store_true")
     p.add_argument("--listen", action="store_true")
     p.set_defaults(func=cmd_resume)
