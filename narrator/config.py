@@ -40,12 +40,17 @@ class ConfigError(Exception):
 # Adapter sections: key -> Option (default, type, description, bounds/choices).
 ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
     "voice": {
-        "output": Option("text", str, "text prints the narration; speech also speaks it", choices=("text", "speech")),
-        "voice": Option("", str, "the TTS voice id (empty: the language's default espeak-ng voice)"),
+        "output": Option("auto", str, "speech also speaks the narration, text only prints it; auto speaks when there is a speaker",
+                         choices=("auto", "text", "speech")),
+        "engine": Option("espeak", str, "espeak (espeak-ng, every language, nothing to download) or piper (a natural voice)",
+                         choices=("espeak", "piper")),
+        "voice": Option("", str, "the voice (empty: the language's espeak-ng voice, or en_US-joe-medium for piper)"),
         "rate": Option(165, int, "words per minute", 80, 450),
         "volume": Option(1.0, float, "0.0 to 1.0", 0, 1),
         "device": Option("", str, "the output device name or index (empty: the system default)"),
         "cache_dir": Option("", str, "where rendered lines are cached (empty: ~/.cache/narrator/tts)"),
+        "voice_dir": Option("", str, "where fetched Piper voices live (empty: ./models/piper)"),
+        "ambience": Option(0.15, float, "loudness of the masking sound under every night step, 0.0 (off) to 1.0", 0, 1),
     },
     "input": {
         "console": Option(True, bool, "typed inputs at the terminal"),
@@ -72,7 +77,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
     },
 }
 
-PER_LANGUAGE_VOICE = ("voice", "rate", "volume")
+PER_LANGUAGE_VOICE = ("engine", "voice", "rate", "volume")
 DEALING_MODES = ("random", "seeded", "fixed", "cards")
 
 
