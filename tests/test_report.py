@@ -24,10 +24,10 @@ GAMES = sorted(p for p in (ROOT / "tests" / "transcripts").glob("*.txt") if not 
 
 
 def config_for(path: Path, players: str = ""):
-    variant, lang = path.stem.split("_")[:2]
-    seats = re.search(r"at (\d+) seats", path.read_text(encoding="utf-8"))
-    text = f'variant = "{variant}"\nlanguage = "{lang}"\n' + (f"seats = {seats.group(1)}\n" if seats else "") + players
-    return parse_config(text, path.name)
+    from test_transcripts import config_for as transcript_config
+
+    cfg = transcript_config(path)
+    return parse_config(cfg.text + players, path.name) if players else cfg
 
 
 def protocol_file(path: Path, tmp_path: Path) -> Path:

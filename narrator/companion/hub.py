@@ -377,6 +377,9 @@ class Hub:
     # ------------------------------------------------------------------ phones (loop thread)
     def hello(self, conn: Conn, msg: dict) -> bool:
         """A phone or host screen introduces itself; False: refused (the server closes it)."""
+        if not isinstance(msg, dict):
+            self.refuse("bad hello", None)
+            return False
         if msg.get("t") == "host":
             return self._host_login(conn, msg.get("pin"))
         token = msg.get("token")
