@@ -1,0 +1,90 @@
+"""The game report in real headless Chromium, at a phone's size and a desktop's: the whole page
+fits the width (no sideways scrolling), every part is there, and nothing is fetched from anywhere.
+The screenshots are kept in docs/ (NARRATOR_SCREENSHOTS=docs to refresh them)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from test_report import config_for  # noqa: E402
+
+from narrator.replay import replay  # noqa: E402
+from narrator.report import read_game, render  # noqa: E402
+
+CHROMIUM = os.environ.get("NARRATOR_CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+PLAYERS = ('[players]\n1 = "Anna"\n2 = "Boris"\n3 = "Chloé"\n4 = "Dmitri"\n5 = "Eva"\n6 = "Fredrik"\n'
+           '7 = "Greta"\n8 = "Hugo"\n9 = "Ilona"\n10 = "Jonathan Alexander Worthington"\n')
+
+try:
+    from playwright.async_api import async_playwright
+except ImportError:  # pragma: no cover
+    async_playwright = None
+
+
+def need_browser():
+    if async_playwright is None or not shutil.which(CHROMIUM):
+        why = "Playwright (pip) and Debian's chromium are needed for the browser tests"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+
+
+def report_page(tmp_path: Path) -> Path:
+    path = ROOT / "tests/transcripts/classic_en_simulated.txt"
+    cfg = config_for(path, PLAYERS)
+    proto = tmp_path / "game.jsonl"
+    with proto.open("w", encoding="utf-8") as fh:
+        assert replay(path.read_text(encoding="utf-8"), cfg, fh, name=path.name).finished
+    page = tmp_path / "game.html"
+    page.write_text(render(read_game(proto, cfg)), encoding="utf-8")
+    return page
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 900)], ids=["phone", "desktop"])
+def test_the_report_reads_well_on_a_phone_and_a_desktop(tmp_path, size):
+    need_browser()
+    page_file = report_page(tmp_path)
+    keep = os.environ.get("NARRATOR_SCREENSHOTS")
+
+    async def main():
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            try:
+                page = await browser.new_page(viewport={"width": size[0], "height": size[1]})
+                requests = []
+                page.on("request", lambda r: requests.append(r.url))
+                await page.goto(page_file.as_uri())
+                width = await page.evaluate("document.documentElement.scrollWidth")
+                assert width <= size[0], f"the page scrolls sideways: {width}px wide at {size[0]}px"
+                assert requests == [page_file.as_uri()], requests  # nothing but the page itself
+                text = await page.inner_text("body")
+                for words in ("Game report", "The mafia wins" if "mafia wins" in text else "The town wins",
+                              "The deal", "Day 1", "Night 1", "Split vote between", "Jonathan Alexander Worthington"):
+                    assert words in text
+                # every vote's bars are drawn (SVG) and no bar spills out of its vote's box
+                boxes = await page.evaluate("""() => [...document.querySelectorAll('.vote')].map(v => {
+                    const r = v.getBoundingClientRect();
+                    return [...v.querySelectorAll('svg.bar')].every(b => b.getBoundingClientRect().right <= r.right + 0.5)
+                        && v.querySelectorAll('svg.bar').length > 0 })""")
+                assert boxes and all(boxes)
+                if keep:
+                    name = "phone" if size[0] < 500 else "desktop"
+                    await page.screenshot(path=str(ROOT / keep / f"report-{name}.png"), full_page=False)
+                    await page.evaluate("document.querySelector('.vote').scrollIntoView()")
+                    await page.screenshot(path=str(ROOT / keep / f"report-{name}-vote.png"), full_page=False)
+            finally:
+                await browser.close()
+
+    asyncio.run(main())
