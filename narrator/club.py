@@ -119,30 +119,39 @@ def facts(record) -> tuple[dict, list[PlayerFacts]]:
 
 def import_record(conn: sqlite3.Connection, record, played_at: float | None = None) -> bool:
     """Add one finished game; False when the record already holds it."""
-    if not record.finished:
-        raise ValueError(f"{record.path}: the game is unfinished; only finished games enter the club's record")
-    game, players = facts(record)
-    when = played_at or record.started or time.time()
+    return import_many(conn, [record], played_at)[0] == 1
+
+
+def import_many(conn: sqlite3.Connection, records, played_at: float | None = None) -> tuple[int, int]:
+    """Add finished games in one transaction (one wait for the lock, one sync to disk);
+    returns (new, already there)."""
+    rows = []
+    for record in records:
+        if not record.finished:
+            raise ValueError(f"{record.path}: the game is unfinished; only finished games enter the club's record")
+        rows.append(facts(record) + (played_at or record.started or time.time(),))
+    new = 0
     conn.execute("BEGIN IMMEDIATE")
     try:
-        cur = conn.execute(
-            "INSERT OR IGNORE INTO games (hash, played_at, imported_at, variant, seats, winner, days, language, source)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game["hash"], when, time.time(), game["variant"], game["seats"], game["winner"], game["days"],
-             game["language"], game["source"]))
-        if cur.rowcount == 0:
-            conn.execute("ROLLBACK")
-            return False
-        conn.executemany(
-            "INSERT INTO players (game, seat, name, role, team, won, killed_first_night, checks_found_mafia, out_cause)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game["hash"], p.seat, p.name, p.role, p.team, int(p.won), int(p.killed_first_night), p.checks_found_mafia,
-              p.out_cause) for p in players])
+        for game, players, when in rows:
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO games (hash, played_at, imported_at, variant, seats, winner, days, language, source)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game["hash"], when, time.time(), game["variant"], game["seats"], game["winner"], game["days"],
+                 game["language"], game["source"]))
+            if cur.rowcount == 0:
+                continue
+            new += 1
+            conn.executemany(
+                "INSERT INTO players (game, seat, name, role, team, won, killed_first_night, checks_found_mafia, out_cause)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game["hash"], p.seat, p.name, p.role, p.team, int(p.won), int(p.killed_first_night), p.checks_found_mafia,
+                  p.out_cause) for p in players])
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
-    return True
+    return new, len(rows) - new
 
 
 def _where(since: float | None, variant: str | None) -> tuple[str, list]:
@@ -236,24 +245,27 @@ def _import(conn, files: list[str], cfg) -> int:
     if not files:
         _say("error", "name the protocols or journals to import: narrator club import FILES…")
         return 2
-    new = dup = bad = 0
+    bad = 0
+    records = []
     for f in files:
         try:
             record = read_game(f, cfg)
             if not record.finished:
                 raise ReadError(f"{record.problems[-1] if record.problems else f}: only finished games enter the club's record")
-            if any(p for p in record.problems):
+            if record.problems:
                 raise ReadError(str(record.problems[0]))
-            if import_record(conn, record):
-                new += 1
-            else:
-                dup += 1
+            records.append(record)
         except ReadError as exc:
             bad += 1
             _say("error", str(exc))
+    new = dup = 0
+    for i in range(0, len(records), 500):  # a few hundred games a transaction: others wait seconds at most
+        try:
+            n, d = import_many(conn, records[i:i + 500])
+            new, dup = new + n, dup + d
         except sqlite3.Error as exc:
-            bad += 1
-            _say("error", f"{f}: the club's record refused it: {exc}")
+            bad += len(records[i:i + 500])
+            _say("error", f"the club's record refused {len(records[i:i + 500])} game(s): {exc}")
     print(f"imported {new} new game(s); {dup} already in the record; {bad} refused")
     return 0 if bad == 0 else 1
 
