@@ -106,7 +106,7 @@ class Page:
                 flags.append(self.w("fouls", n=esc(s.fouls[seat])))
             name = self.rec.players.get(seat)
             rows.append(
-                f'<li class="{team}{" out" if out else ""}"><span class="num">{seat}</span>'
+                f'<li class="{team}{" gone" if out else ""}"><span class="num">{seat}</span>'
                 f'<span class="who">{esc(name) if name else ""}<em>{self.role(role)}</em></span>'
                 f'<span class="fate">{fate}{"".join(f"<i>{f}</i>" for f in flags)}</span></li>'
             )
@@ -323,10 +323,10 @@ header{background:var(--card);border-radius:12px;padding:12px 14px;box-shadow:0 
 .deal ol{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,250px),1fr));gap:6px}
 .deal li{display:flex;gap:8px;align-items:flex-start;background:var(--card);border-radius:10px;padding:7px 9px;border-left:6px solid var(--town)}
 .deal li.mafia{border-left-color:var(--mafia)}.deal li.maniac{border-left-color:var(--maniac)}
-.deal li.out{opacity:.8}.deal .num{font-weight:700;font-size:1.2rem;min-width:1.6em;text-align:center}
+.deal li.gone{background:#f3f4f6}.deal li.gone .num{color:var(--soft)}.deal .num{font-weight:700;font-size:1.2rem;min-width:1.6em;text-align:center}
 .deal .who{display:flex;flex-direction:column;min-width:0;flex:1;overflow-wrap:break-word}
 .deal em{font-style:normal;font-weight:600}.deal li.mafia em{color:var(--mafia)}.deal li.town em{color:var(--town)}
-.deal .fate{font-size:.8rem;color:var(--soft);text-align:right;max-width:45%}
+.deal .fate{font-size:.8rem;color:var(--soft);text-align:right;max-width:40%}
 .deal .fate i{display:block;font-style:normal;color:var(--accent)}
 .period{background:var(--card);border-radius:12px;padding:10px 12px;margin:10px 0;box-shadow:0 1px 2px #0002}
 .period.night{background:#1e2433;color:#e5e7eb}.period.night .p{background:#2d3547;color:#f3f4f6}
