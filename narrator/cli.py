@@ -230,7 +230,7 @@ def _game_report(live, console: Console) -> None:
     for w in warnings:
         err.print(Text("note ", style="yellow") + Text(w))
     if written:
-        console.print(Text("report: " + written[0]))
+        console.print(Text("report: " + written[0]), soft_wrap=True)  # a path must stay whole to be copied
 
 
 def _better_ears_hint(cfg: Config, listener) -> None:

@@ -103,3 +103,32 @@ def test_the_companion_serves_the_report_only_once_the_game_is_over(tmp_path):
     cfg, path = finished_journal(tmp_path / "on", stop_before_end=True) if (tmp_path / "on").mkdir() is None else None
     status, body, frame, host = asyncio.run(serve(live_on(cfg, path)))
     assert status == 404 and body == "" and frame["report_url"] is None and host["report_url"] is None
+
+
+def test_a_real_narrator_play_prints_the_reports_path_at_game_over(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    live_lines = [ln.split("#")[0].strip() for ln in (root / "tests/transcripts/classic_en_live.txt").read_text().splitlines()]
+    config = tmp_path / "club.toml"
+    config.write_text('variant = "classic"\nlanguage = "en"\n[dealing]\n'
+                      'roles = { 1 = "sheriff", 2 = "don", 3 = "mafia", 4 = "mafia" }\n'
+                      '[players]\n1 = "Ann [b]"\n[input]\nengine = "none"\n[timers]\nspeech = 600\ntie_speech = 300\n'
+                      'last_words = 300\nvote = 120\nnight_step = 120\nnight_zero_step = 120\nmafia_meeting = 300\n',
+                      encoding="utf-8")
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"}
+    play = subprocess.run([sys.executable, "-m", "narrator.cli", "play", "--config", str(config), "--journal",
+                           str(tmp_path / "journal.jsonl"), "--no-reveal"], input="\n".join(ln for ln in live_lines if ln) + "\n",
+                          capture_output=True, text=True, cwd=root, env=env, timeout=120)
+    assert play.returncode == 0, play.stderr
+    assert "game over: town" in play.stdout
+    line = next(ln for ln in play.stdout.splitlines() if ln.startswith("report: "))
+    page = Path(line[len("report: "):])
+    assert page.parent == tmp_path and page.name.startswith("journal-") and page.suffix == ".html"
+    html = page.read_text(encoding="utf-8")
+    assert "The town wins" in html and "Ann [b]" in html
+    db = sqlite3.connect(tmp_path / "data" / "narrator" / "club.sqlite")
+    assert db.execute("SELECT COUNT(*), MIN(winner) FROM games").fetchone() == (1, "town")
