@@ -16,7 +16,7 @@ from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
 from .rules.roles import team_of
 
 HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|yes|no> · foul <seat> · leave <seat> · extend · timeout
-console: status · pause · resume · quit · help"""
+console: status · pause · resume · start (night zero, with phones) · quit · help"""
 
 
 class ConsoleOutput:
@@ -67,9 +67,9 @@ def status_text(live) -> str:
     )
 
 
-def read_console(live, stream=None, console: Console | None = None, keypad=None) -> threading.Thread:
+def read_console(live, stream=None, console: Console | None = None, keypad=None, on_start=None) -> threading.Thread:
     """Read typed lines in a thread and hand them to the live session. With a keypad, a bare seat
-    number typed at night is the awake role's choice."""
+    number typed at night is the awake role's choice; with phones, `start` begins night zero."""
     stream = stream or sys.stdin
     console = console or Console(highlight=False)
 
@@ -81,7 +81,9 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None)
             if keypad is not None and keypad.line(line):
                 continue
             word = line.split()[0].lower()
-            if word in ("pause", "resume", "quit"):
+            if word == "start" and on_start is not None:
+                on_start()
+            elif word in ("pause", "resume", "quit"):
                 live.submit_control(word)
             elif word == "help":
                 console.print(HELP)
