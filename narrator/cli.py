@@ -87,7 +87,7 @@ def cmd_simulate(args) -> int:
     roles: dict[str, int] = {}
     for item in args.role or []:
         name, eq, count = item.partition("=")
-        if not eq or not count.isdigit():
+        if not eq or not count.isdecimal() or len(count) > 4:  # "³".isdigit() holds but int("³") raises
             say_error(f"--role takes name=count, not {item!r}")
             return 2
         roles[name] = int(count)
