@@ -87,7 +87,7 @@ def cmd_simulate(args) -> int:
     roles: dict[str, int] = {}
     for item in args.role or []:
         name, eq, count = item.partition("=")
-        if not eq or not count.isdigit():
+        if not eq or not count.isdecimal() or len(count) > 4:  # "³".isdigit() holds but int("³") raises
             say_error(f"--role takes name=count, not {item!r}")
             return 2
         roles[name] = int(count)
@@ -166,16 +166,10 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             h = start_companion(live.config, live)
             handles.append(h)
             if initial:
-                # the deal waits until every phone has joined (or the host starts), or night zero
-                # would run while the players are still scanning their codes
+                # each phone shows its role and asks Ready: night zero waits until every seat is
+                # ready (or the host starts it), or it would run while players still look at their role
                 deal_events, initial = initial, []
-
-                async def deal_when_ready() -> None:
-                    await h.wait_for_table()
-                    for ev in deal_events:
-                        live.submit_event(ev, source="companion")
-
-                asyncio.get_running_loop().create_task(deal_when_ready())
+                asyncio.get_running_loop().create_task(h.deal_when_ready(deal_events))
         except ImportError as exc:
             say_error(f"the companion is not available: {exc}", "", "yellow")
         except OSError as exc:
@@ -205,9 +199,19 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
 
             first = list(first) + [Say("no_recognition", {"language": live.voice.name})]
     if live.config.section("input")["console"]:
-        read_console(live, console=console, keypad=keypad)
+        on_start = None
+        if handles:
+            loop = asyncio.get_running_loop()
+            on_start = lambda: loop.call_soon_threadsafe(handles[0].hub.start)  # noqa: E731
+        read_console(live, console=console, keypad=keypad, on_start=on_start)
     try:
         winner = await live.run(first, initial)
+        if winner:
+            console.print(Text(f"game over: {winner}", style="bold"))
+            _game_report(live, console)  # before the result stays up: the phones link to the report
+        if winner and handles:
+            # the result stays on every phone (and reaches a phone that reconnects) until the host closes it
+            await handles[0].keep_result(live, console)
     finally:
         if listener is not None:
             listener.stop()
@@ -215,10 +219,7 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             r = h.stop()
             if asyncio.iscoroutine(r):
                 await r
-    if winner:
-        console.print(Text(f"game over: {winner}", style="bold"))
-        _game_report(live, console)
-    else:
+    if not winner:
         console.print(Text(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}"))
     return 0
 

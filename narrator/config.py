@@ -67,6 +67,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "votes": Option(False, bool, "day votes on the phones"),
         "public_url": Option("", str, "the address phones use, e.g. http://192.168.1.20:8765 (empty: this machine's LAN address)"),
         "seats_page": Option("", str, "where the printable page of seat QR codes is written (empty: a private temp file)"),
+        "keep_result": Option(3600, int, "seconds the result stays on the phones after the game unless the host closes it", 0, 86400),
     },
     "night": {
         "jitter_ms": Option(0, int, "random extra length of every night step, the same for every role", 0, 10000),

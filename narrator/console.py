@@ -22,7 +22,7 @@ from .inputs import InputError, Talk, shown
 from .rules.roles import team_of
 
 HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|yes|no> · foul <seat> · leave <seat> · extend · timeout
-console: status · pause · resume · quit · help"""
+console: status · pause · resume · start (night zero, with phones) · quit · help"""
 
 
 class ConsoleOutput:
@@ -78,7 +78,7 @@ def note(console: Console, text: str) -> None:
     console.print(Text.assemble(("·", "yellow"), " ", text))
 
 
-def console_line(live, raw: str, console: Console, keypad=None) -> None:
+def console_line(live, raw: str, console: Console, keypad=None, on_start=None) -> None:
     """One typed line: a console command, a keypad seat, or an input for the game.
 
     Whatever was typed gets an answer: a line that is no command is said to be none (the game
@@ -90,7 +90,9 @@ def console_line(live, raw: str, console: Console, keypad=None) -> None:
     if keypad is not None and keypad.line(line):
         return
     word = line.split()[0].lower()
-    if word in ("pause", "resume", "quit"):
+    if word == "start" and on_start is not None:
+        on_start()  # with phones: night zero begins without waiting for every Ready
+    elif word in ("pause", "resume", "quit"):
         live.submit_control(word)
     elif word == "help":
         console.print(HELP, markup=False)
@@ -118,9 +120,9 @@ def console_line(live, raw: str, console: Console, keypad=None) -> None:
         live.submit_line(line)
 
 
-def read_console(live, stream=None, console: Console | None = None, keypad=None) -> threading.Thread:
+def read_console(live, stream=None, console: Console | None = None, keypad=None, on_start=None) -> threading.Thread:
     """Read typed lines in a thread and hand them to the live session. With a keypad, a bare seat
-    number typed at night is the awake role's choice."""
+    number typed at night is the awake role's choice; with phones, `start` begins night zero."""
     if stream is None:
         stream = sys.stdin
         if hasattr(stream, "reconfigure"):
@@ -131,7 +133,7 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None)
     def run() -> None:
         for raw in stream:
             try:
-                console_line(live, raw, console, keypad)
+                console_line(live, raw, console, keypad, on_start)
             except Exception as exc:  # noqa: BLE001 — the thread that reads the keyboard must live on
                 console.print(Text(f"✗ that line was not taken ({type(exc).__name__}: {exc})", style="red"))
 
