@@ -317,6 +317,9 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     server = _Server(uv)
     task = loop.create_task(server.serve(sockets=[sock]))
     live.outputs.append(hub)
+    from ..report.live import attach_recorder
+
+    attach_recorder(live)  # the game's story for /report, also when there is no journal to read
     handle = Companion(hub, server, task, sock, qr.base_url(config, host, sock.getsockname()[1]))
     if announce:
         handle.seats_page = qr.write_seats_page(config, handle.urls, hub.word)

@@ -9,15 +9,45 @@ from pathlib import Path
 from .reader import GameRecord, ReadError, read_game, table_entry
 
 
+class Recorder:
+    """An output that keeps the game's records as they happen (with the time), for a live game
+    without a journal to read them back from."""
+
+    def __init__(self, live):
+        self.live = live
+        self.entries: list[dict] = []
+
+    def handle(self, effect, text) -> None:
+        from ..flow.effects import Record, Timer
+
+        if isinstance(effect, Record):
+            self.entries.append({**effect.entry, "t": round(time.time(), 3)})
+        elif isinstance(effect, Timer):
+            self.entries.append({"type": "timer", "name": effect.name, "seconds": effect.seconds, "t": round(time.time(), 3)})
+
+
+def attach_recorder(live) -> None:
+    if getattr(live, "_report_recorder", None) is None:
+        live._report_recorder = Recorder(live)
+        live.outputs.append(live._report_recorder)
+
+
 def _record(live) -> GameRecord | None:
     journal = getattr(live, "journal", None)
     path = getattr(journal, "path", None)
-    if path is None:
-        return None
-    try:
-        return read_game(path, live.config)
-    except (ReadError, OSError):
-        return None
+    if path is not None:
+        try:
+            return read_game(path, live.config)
+        except (ReadError, OSError):
+            pass
+    recorder = getattr(live, "_report_recorder", None)
+    if recorder is not None and recorder.entries:
+        entries = list(recorder.entries)
+        if not any(e.get("type") == "game_start" for e in entries):  # attached after the start
+            cfg = live.config
+            entries.insert(0, {"type": "game_start", "variant": cfg.variant.name, "seats": cfg.seats, "timers": cfg.timers})
+        return GameRecord("<live game>", entries, language=live.config.language, players=dict(live.config.players))
+    return None
 
 
 def report_html(live) -> str | None:
@@ -44,7 +74,7 @@ def finish(live) -> tuple[list[str], list[str]]:
     written: list[str] = []
     warnings: list[str] = []
     record = _record(live)
-    if record is None or not record.finished:
+    if record is None or not record.finished or getattr(live, "journal", None) is None:
         return written, warnings
     journal = Path(live.journal.path)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(record.started or time.time()))
