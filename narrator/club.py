@@ -254,10 +254,14 @@ def _import(conn, files: list[str], cfg) -> int:
                 raise ReadError(f"{record.problems[-1] if record.problems else f}: only finished games enter the club's record")
             if record.problems:
                 raise ReadError(str(record.problems[0]))
+            facts(record)  # an entry of a foreign shape is refused here, by name, before any write
             records.append(record)
         except ReadError as exc:
             bad += 1
             _say("error", str(exc))
+        except Exception as exc:
+            bad += 1
+            _say("error", f"{f}: a protocol entry this narrator cannot read ({type(exc).__name__}: {exc})")
     new = dup = 0
     for i in range(0, len(records), 500):  # a few hundred games a transaction: others wait seconds at most
         try:

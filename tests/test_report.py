@@ -262,3 +262,31 @@ def test_every_role_and_variant_has_a_report_name():
     en = report_words("en")
     assert all("role_" + r in en for r in TEAM_OF)
     assert all("variant_" + v in en for v in VARIANTS)
+
+
+def test_any_damage_to_any_entry_is_answered_never_a_traceback(tmp_path):
+    """Entries of a foreign shape (a seat that is a word, a list where a number was, a missing
+    key): `report` and `club import` answer with the file's name, or draw what they can."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from narrator.cli import main
+
+    proto = protocol_file(ROOT / "tests/transcripts/classic_en_simulated.txt", tmp_path)
+    lines = proto.read_text(encoding="utf-8").splitlines()
+    junk = st.one_of(st.none(), st.integers(-5, 10**12), st.text(max_size=5), st.lists(st.integers(), max_size=3),
+                     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2), st.booleans())
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.tuples(st.integers(0, len(lines) - 1), st.text(max_size=8), junk), min_size=1, max_size=4))
+    def damaged(edits):
+        entries = [json.loads(line) for line in lines]
+        for i, key, value in edits:
+            keys = [k for k in entries[i] if k != "type"] or [key]
+            entries[i][keys[hash(key) % len(keys)]] = value
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text("\n".join(json.dumps(e) for e in entries) + "\n", encoding="utf-8")
+        assert main(["report", str(bad), "-o", str(tmp_path / "bad.html")]) in (0, 1, 2)
+        assert main(["club", "--database", str(tmp_path / "c.sqlite"), "import", str(bad)]) in (0, 1)
+
+    damaged()

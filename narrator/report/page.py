@@ -37,7 +37,9 @@ class Page:
     # ------------------------------------------------------------------ words and chips
     def w(self, key: str, **args) -> str:
         """A word of the table's language as HTML; args are HTML fragments already."""
-        template = self.words.get(key, key)
+        template = self.words.get(key)
+        if template is None:  # a value of a foreign protocol: shown as it is, never used as a template
+            return esc(key)
         return esc(template).format(**args)
 
     def role(self, role: str | None) -> str:
