@@ -279,12 +279,12 @@ def cmd_play(args) -> int:
     return asyncio.run(_run_live(live, first, [deal], args, console, journaled=journaled))
 
 
-def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: list[int]) -> int | None:
+def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: list[int], intro: str | None = None) -> int | None:
     """The hot-seat reveal, seat by seat, each seat marked in the journal once it has looked."""
     from .console import reveal_roles
 
     try:
-        reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed)
+        reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed, intro=intro)
     except JournalError as exc:
         _journal_failed(exc)
         return 3
@@ -458,9 +458,19 @@ def cmd_resume(args) -> int:
         deal = contents.events[0]
         left = [s for s in range(1, cfg.seats + 1) if s not in contents.revealed]
         if left and sys.stdin.isatty():
-            console.print(f"the roles were dealt before the stop; seat {left[0]} is next to see his role")
-            if _reveal(cfg, deal, live, console, journal, contents.revealed) is not None:
+            seen = contents.revealed
+            who = (f"seat {seen[0]} has seen its role" if len(seen) == 1 else
+                   f"seats {', '.join(map(str, seen))} have seen theirs" if seen else "nobody has seen a role yet")
+            intro = f"The roles were dealt before the game stopped; {who}."
+            if _reveal(cfg, deal, live, console, journal, contents.revealed, intro) is not None:
                 return 3
+            # the table has heard nothing of the game yet: it starts as a new one would, on this deal
+            live = LiveSession(cfg, journal)
+            live.outputs = _outputs(live, args.voice or mode.get("voice") or cfg.section("voice")["output"],
+                                    console, _companion_on(args, cfg))
+            first, initial, journaled = live.start_effects(), [deal], True
+            console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
+            return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
         elif left:
             err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
     console.print(f"[dim]resumed {len(contents.events)} events from {_lit(jpath)}[/]")

@@ -98,7 +98,7 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None)
     return t
 
 
-def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None) -> None:
+def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None) -> None:
     """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears.
     `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked."""
     ask = ask or input
@@ -106,6 +106,9 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
         if seat in skip:
             continue
         console.clear()
+        if intro:
+            console.print(intro, markup=False)
+            intro = None
         ask(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
         role = deal_roles[seat]
         console.print(f"\n[bold]{voice.render('your_role', {'seat': seat, 'role': '@role_' + role})}[/]\n")

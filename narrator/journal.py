@@ -415,4 +415,5 @@ def describe(contents: JournalContents) -> str:
     """A short line about an unfinished game, for the question whether to resume it."""
     started = contents.header.get("started")
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if isinstance(started, (int, float)) else "?"
-    return f"started {when}, {len(contents.events)} inputs"
+    n = len(contents.events)
+    return f"started {when}, {n} input{'' if n == 1 else 's'}"
