@@ -77,8 +77,11 @@ def finish(live) -> tuple[list[str], list[str]]:
     if record is None or not record.finished or getattr(live, "journal", None) is None:
         return written, warnings
     journal = Path(live.journal.path)
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(record.started or time.time()))
-    base = journal.with_name(f"{journal.stem}-{stamp}")
+    started = time.localtime(record.started or time.time())
+    if journal.stem.startswith(time.strftime("%Y-%m-%d", started)):
+        base = journal.with_suffix("")  # each game's own journal, named by its start: the report beside it
+    else:  # a journal file used for game after game: the report carries the game's start
+        base = journal.with_name(f"{journal.stem}-{time.strftime('%Y%m%d-%H%M%S', started)}")
     try:
         proto = base.with_suffix(".protocol.jsonl")
         with proto.open("w", encoding="utf-8") as fh:
