@@ -132,3 +132,17 @@ def test_a_real_narrator_play_prints_the_reports_path_at_game_over(tmp_path):
     assert "The town wins" in html and "Ann [b]" in html
     db = sqlite3.connect(tmp_path / "data" / "narrator" / "club.sqlite")
     assert db.execute("SELECT COUNT(*), MIN(winner) FROM games").fetchone() == (1, "town")
+
+
+def test_a_games_own_journal_gets_its_report_under_the_same_name(tmp_path):
+    import shutil
+    import time as _time
+
+    from narrator.report.live import finish
+
+    cfg, path = finished_journal(tmp_path)
+    own = tmp_path / "games" / (_time.strftime("%Y-%m-%d_%H-%M-%S") + ".jsonl")
+    own.parent.mkdir()
+    shutil.copy(path, own)
+    written, _ = finish(live_on(cfg, own))
+    assert written == [str(own.with_suffix(".html")), str(own.with_suffix(".protocol.jsonl"))]
