@@ -76,6 +76,9 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
     "journal": {
         "path": Option("", str, "the journal file (empty: ~/.local/state/narrator/journal.jsonl)"),
     },
+    "club": {
+        "database": Option("", str, "the club's record of games, an SQLite file several narrators may share (empty: ~/.local/share/narrator/club.sqlite)"),
+    },
 }
 
 PER_LANGUAGE_VOICE = ("engine", "voice", "rate", "volume")

@@ -195,7 +195,7 @@ class RandomPlayer:
 
 
 def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, seats: int, check_replay: bool,
-             violations: list[str], role_overrides: dict | None = None, skill: float = 0.0):
+             violations: list[str], role_overrides: dict | None = None, skill: float = 0.0, sink=None):
     counts = variant.roles_for(seats, role_overrides)
     g = Game(variant, rules, timers, seats, roles=counts)
     player = RandomPlayer(rng, skill=skill)
@@ -228,6 +228,8 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     else:
         violations.append("a game did not end")
     g.close()
+    if sink is not None:
+        sink(protocol)
     if check_replay:
         h = Game(variant, rules, timers, seats, roles=counts)
         again = entries(h.start(), None)
@@ -241,7 +243,8 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
 
 def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None, timers: dict | None = None,
              seats: int | None = None, check_replay: bool = True, progress=None, roles: dict | None = None,
-             skill: float = 0.0) -> dict:
+             skill: float = 0.0, protocols: str | None = None, players: dict[int, str] | None = None,
+             language: str = "en") -> dict:
     variant = VARIANTS[variant_name]
     d_rules, d_timers = defaults(variant)
     d_rules.update(rules or {})
@@ -253,7 +256,8 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     violations: list[str] = []
     started = time.perf_counter()
     for i in range(games):
-        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill)
+        sink = _protocol_writer(protocols, i, seed, seats, players or {}, language) if protocols else None
+        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill, sink)
         if g.winner:
             wins[g.winner] += 1
         days += g.day
@@ -275,3 +279,24 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
         "replay_checked": check_replay,
         "games_per_second": round(games / elapsed, 1) if elapsed else None,
     }
+
+
+def _protocol_writer(folder: str, i: int, seed: int, seats: int, players: dict[int, str], language: str):
+    """Writes game i's protocol to folder/game-<seed>-<i>.jsonl, the table's names seated at random
+    (a club's players take different seats each game); its own random stream, so the games
+    themselves are the same with or without protocols."""
+    import os
+
+    from .protocol import write
+    from .report.reader import table_entry
+
+    names = list(players.values())
+    random.Random(f"{seed}:{i}").shuffle(names)
+    seated = {s: n for s, n in zip(range(1, seats + 1), names)}
+
+    def sink(protocol: list[dict]) -> None:
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, f"game-{seed}-{i:05d}.jsonl"), "w", encoding="utf-8") as fh:
+            write([table_entry(language, seated)] + protocol, fh)
+
+    return sink

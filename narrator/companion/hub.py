@@ -50,6 +50,8 @@ def pad(frame: dict, size: int = FRAME) -> str:
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
+REPORT_URL = "/report"  # the game report, served once the game is over
+
 class Conn:
     """One open WebSocket as the hub sees it: frames are queued and written by the server."""
 
@@ -216,6 +218,7 @@ class Hub:
             "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
             "role_names": self._role_names(view),
             "you": seat,
+            "report_url": REPORT_URL if g.state == "over" else None,
         }
 
     # states in which the day's nominations are still in play (not the night, not after the vote)
@@ -349,6 +352,7 @@ class Hub:
             "winner_text": self.phase_winner() if g.state == "over" else None,
             "closed": self.closed.is_set(),
             "awaiting": self.live.session.awaiting_text(),
+            "report_url": REPORT_URL if g.state == "over" else None,
         }
 
     # ------------------------------------------------------------------ output side (loop thread)

@@ -60,6 +60,15 @@ def build_app(hub: Hub) -> Starlette:
     async def favicon(request):
         return Response(status_code=204)
 
+    async def report(request):
+        # the game's story, every role revealed: only once the game is over
+        from ..report.live import report_html
+
+        page = report_html(hub.live)
+        if page is None:
+            return Response(status_code=404)
+        return HTMLResponse(page, headers=HEADERS)
+
     async def ws(websocket: WebSocket):
         await websocket.accept()
         conn = Conn()
@@ -94,6 +103,7 @@ def build_app(hub: Hub) -> Starlette:
             Route("/", phone),
             Route("/host", host),
             Route("/favicon.ico", favicon),
+            Route("/report", report),
             WebSocketRoute("/ws", ws),
         ]
     )
@@ -307,6 +317,9 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     server = _Server(uv)
     task = loop.create_task(server.serve(sockets=[sock]))
     live.outputs.append(hub)
+    from ..report.live import attach_recorder
+
+    attach_recorder(live)  # the game's story for /report, also when there is no journal to read
     handle = Companion(hub, server, task, sock, qr.base_url(config, host, sock.getsockname()[1]))
     if announce:
         handle.seats_page = qr.write_seats_page(config, handle.urls, hub.word)
