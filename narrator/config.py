@@ -92,6 +92,13 @@ class Config:
         return self.sections[name]
 
 
+
+# options that no longer exist, with what replaced them: an old club config gets told, not guessed
+RETIRED = {
+    ("rules", "second_shot_misses"): "no longer an option: a night choice may be changed until the step ends "
+                                     "and the last choice counts (remove this line)",
+}
+
 def locate(text: str, path: tuple[str, ...]) -> int:
     """The line (1-based) where a key is written; its table header or line 1 when not found."""
     lines = text.splitlines()
@@ -212,6 +219,9 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                         problem((name, key, k), f"unknown key; per-language keys are {', '.join(PER_LANGUAGE_VOICE)}")
                     elif (err := _check_option(v, spec[k])):
                         problem((name, key, k), err)
+                continue
+            if (name, key) in RETIRED:
+                problem((name, key), RETIRED[name, key])
                 continue
             if key not in spec:
                 problem((name, key), f"unknown key; known keys are {', '.join(sorted(spec))}")

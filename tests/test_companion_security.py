@@ -70,7 +70,7 @@ def test_stale_replayed_and_wrong_seat_taps_change_nothing():
             don.n += 1
             msg = {"t": "tap", "seat": DON, "n": don.n, "epoch": epoch, "target": 7}
             await don.send(msg)
-            assert (await asyncio.wait_for(don._acks.get(), 5))["text"] == "Shot at 7 taken."
+            assert (await asyncio.wait_for(don._acks.get(), 5))["text"] == "You chose 7 — you can change it until the step ends."
             await don.send(msg)
             await t.settle()
             await asyncio.sleep(t.companion.hub.ack_delay * 2)

@@ -102,6 +102,7 @@ class Hub:
         self.hosts: set[Conn] = set()
         self.last_n: dict[int, int] = {s: 0 for s in seats}
         self.notes: dict[int, dict] = {}  # the last private line of each seat since dusk, for reconnects
+        self._standing: dict[int, tuple[int, str]] = {}  # seat -> (epoch, its answer that stands this step)
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
         self.epoch = 0  # counts phases/steps: a tap names the epoch it was made in
         self.caption = ""
@@ -499,9 +500,16 @@ class Hub:
                 self.pending[seat].remove(sent)  # never matched: it must not hold up the next taps
         ok = all(a[0] for a in answers)
         text = " ".join(a[1] for a in answers) or self._line("companion_tap_taken", "Your tap is in.")
-        frame = {"t": "ack", "n": n, "ok": ok, "text": text}
-        if night and answers:
+        standing = self._standing.get(seat)
+        if night and answers and not ok and standing is not None and standing[0] == self.epoch:
+            # a refused re-tap (a second check, a change the rules forbid) never hides the answer
+            # that still stands: the check result or the choice stays on screen, the refusal after it
+            text = standing[1] + " " + text
+        elif night and answers:
             self.notes[seat] = {"t": "note", "ok": ok, "text": text}
+            if ok:
+                self._standing[seat] = (self.epoch, text)
+        frame = {"t": "ack", "n": n, "ok": ok, "text": text}
         self._send(seat, frame, delay=loop.time() - arrived)
 
     def _called_voters(self) -> list[int]:

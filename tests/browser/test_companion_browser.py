@@ -139,7 +139,7 @@ def test_ten_phones_play_a_night_and_a_day_in_chromium():
 
         # night 1: the mafia shoots 9
         answers = await step(t, pages, {s: 9 for s in MAFIA})
-        assert all(answers[s] == "Shot at 9 taken." for s in MAFIA)
+        assert all(answers[s] == "You chose 9 — you can change it until the step ends." for s in MAFIA)
         assert all(answers[s] == "Your tap is in." for s in pages if s not in MAFIA)
 
         # the Don's phone reloads mid-step and comes back to the same screen, then he checks
