@@ -53,6 +53,7 @@ class Phone:
         self.seat: int | None = None
         self.role: str | None = None
         self.key: str | None = None  # the device key the server gave when the link was first opened
+        self.checks: list[str] = []  # the seat's own night findings, as the held-down role area shows them
         self.n = 0
         self.ws = None
         self._reader: asyncio.Task | None = None
@@ -78,6 +79,7 @@ class Phone:
                     self.key = frame.get("key", self.key)
                 elif t == "role":
                     self.role = frame["role"]
+                    self.checks = frame.get("checks", [])
                 elif t == "screen":
                     self.screen = frame
                 elif t == "ack":

@@ -118,9 +118,15 @@ def sarika(g, step, seat, target) -> None:
     mafia_vote(g, step, seat, target)
 
 
+# seed 001: the mafiosi, Aunt Sárika and the bodyguard each "vote on a name" while the names are
+# read; the vogon sees whether anyone votes on the name he watches, whoever it is
+NAME_VOTES = ("mafia_vote", "sarika", "protect")
+
+
 def watch(g, step, seat, target) -> None:
     _once(g, step, seat, target, self_allowed=True)
-    voted = any(t[-1] == target for name, choices in g.intents.items() if name in ("mafia_votes", "sarika_votes") for t in choices.values())
+    voting = {s.name for s in g.steps if s.action in NAME_VOTES}
+    voted = any(t and t[-1] == target for name, choices in g.intents.items() if name in voting for t in choices.values())
     g._record("watch", by=seat, seat=target, result=voted)
     g._tell(seat, "watch_someone" if voted else "watch_nobody", seat=target)
 

@@ -1,0 +1,160 @@
+import argparse
+import hashlib
+import http.server
+import io
+import json
+import threading
+import zipfile
+from functools import partial
+
+import numpy as np
+import pytest
+
+from narrator.voice import cli, models
+from voice_support import espeak, fsdd, need_module, silence
+
+
+def run(capsys, *argv):
+    parser = argparse.ArgumentParser(prog="narrator")
+    cli.register(parser.add_subparsers())
+    args = parser.parse_args(argv)
+    code = args.func(args)
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines() if line.strip()], err
+
+
+def wav(tmp_path, samples, name="clip.wav"):
+    import wave
+
+    path = tmp_path / name
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(samples.astype("<i2").tobytes())
+    return path
+
+
+def test_listen_prints_each_command_heard_in_a_wav_file_as_a_json_line(capsys, tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    clip = np.concatenate([silence(0.5), espeak("thank you", "en-us", tmp_path), silence(1)])
+    code, lines, _ = run(capsys, "listen", "--wav", str(wav(tmp_path, clip)), "--engine", "sphinx")
+    assert code == 0
+    assert lines == [{"command": "pass"}]
+
+
+def test_a_wav_that_starts_at_its_first_sample_is_heard_like_live_audio(capsys, tmp_path):
+    # no quiet before the first word: listen gives it the room a microphone would have had
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    speech = espeak("thank you", "en-us", tmp_path)
+    start = int(np.argmax(np.abs(speech) > 500))  # espeak's own lead-in cut away too
+    code, lines, _ = run(capsys, "listen", "--wav", str(wav(tmp_path, speech[start:])), "--engine", "sphinx")
+    assert (code, lines) == (0, [{"command": "pass"}])
+
+
+def test_listen_hears_a_file_exactly_as_the_benchmark_does(capsys, tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    from narrator.language import Command, load_voice
+    from narrator.voice.audio import read_wav
+    from narrator.voice.endpoint import Listener
+    as_live = lambda x, r: __import__("numpy").concatenate([__import__("numpy").zeros(r//2, "int16"), x, __import__("numpy").zeros(r, "int16")])
+    from narrator.voice.engines import SphinxEngine
+    from narrator.voice.grammar import build_grammar
+
+    voice, engine = load_voice("en"), SphinxEngine()
+    grammar = build_grammar(voice, "seat", upto=10)
+    for path in fsdd(6, 3) + fsdd(3, 3):
+        heard = []
+        listener = Listener(engine.stream(grammar), grammar, voice, 16000, heard.append)
+        listener.feed(as_live(read_wav(path, 16000), 16000))
+        listener.flush()
+        expected = [{"command": "seat", "seat": h.command.seat} for h in heard if isinstance(h.command, Command)]
+        assert run(capsys, "listen", "--wav", str(path), "--engine", "sphinx", "--expect", "seat", "--seats", "10")[1] == expected
+
+
+def test_listen_for_a_seat_prints_the_bare_seat_number(capsys, tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    outputs = [run(capsys, "listen", "--wav", str(p), "--engine", "sphinx", "--expect", "seat")[1] for p in fsdd(9, 4)]
+    assert [{"command": "seat", "seat": 9}] in outputs
+    assert all(o == [] or o[0]["command"] == "seat" for o in outputs)
+
+
+def test_listen_prints_nothing_for_speech_that_is_no_command(capsys, tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    noise = np.random.default_rng(1).normal(0, 300, 16000 * 3)
+    code, lines, _ = run(capsys, "listen", "--wav", str(wav(tmp_path, noise)), "--engine", "sphinx")
+    assert (code, lines) == (0, [])
+
+
+def test_a_missing_model_names_the_command_that_fetches_it(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("NARRATOR_MODELS", str(tmp_path / "empty"))
+    clip = wav(tmp_path, silence(1))
+    code, lines, err = run(capsys, "listen", "--wav", str(clip), "--language", "ru")
+    assert code != 0 and lines == []
+    assert "narrator models fetch ru" in err
+
+
+def test_an_unreadable_wav_is_a_clear_error(capsys, tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    bad = tmp_path / "bad.wav"
+    bad.write_text("not audio")
+    code, _, err = run(capsys, "listen", "--wav", str(bad), "--engine", "sphinx")
+    assert code != 0 and "bad.wav" in err
+
+
+def test_devices_without_a_sound_card_names_the_text_fallback(capsys, monkeypatch):
+    from narrator.voice import audio
+
+    monkeypatch.setattr(audio, "list_devices", lambda: [])
+    code, _, err = run(capsys, "devices")
+    assert code != 0 and "--voice text" in err
+
+
+@pytest.fixture
+def model_server(tmp_path):
+    """A local stand-in for the official model site: a model list and one zipped model."""
+    site = tmp_path / "site"
+    site.mkdir()
+    name = models.OFFICIAL["de"]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for f in ("am/final.mdl", "conf/model.conf", "graph/HCLr.fst"):
+            z.writestr(f"{name}/{f}", "x")
+    data = buf.getvalue()
+    (site / f"{name}.zip").write_bytes(data)
+
+    def publish(md5):
+        (site / "model-list.json").write_text(json.dumps([{"name": name, "lang": "de", "md5": md5, "size": str(len(data))}]))
+
+    publish(hashlib.md5(data).hexdigest())
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/", publish, name
+    server.shutdown()
+
+
+def test_models_fetch_downloads_verifies_and_unpacks_the_official_model(model_server, tmp_path):
+    url, _, name = model_server
+    progress = io.StringIO()
+    path = models.fetch("de", tmp_path / "models", base_url=url, out=progress)
+    assert path == tmp_path / "models" / name
+    assert models.find_model("de", tmp_path / "models") == path
+    assert "#" in progress.getvalue() and "verified" in progress.getvalue()
+
+
+def test_a_corrupt_download_is_refused_and_leaves_no_model(model_server, tmp_path):
+    url, publish, _ = model_server
+    publish("0" * 32)
+    with pytest.raises(models.FetchError, match="corrupt"):
+        models.fetch("de", tmp_path / "models", base_url=url, out=io.StringIO())
+    assert models.find_model("de", tmp_path / "models") is None
+
+
+def test_listen_refuses_a_seat_count_no_table_has(capsys, tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    clip = wav(tmp_path, silence(1))
+    code, lines, err = run(capsys, "listen", "--wav", str(clip), "--engine", "sphinx", "--seats", "25")
+    assert code != 0 and lines == []
+    assert "--seats 25" in err
