@@ -332,7 +332,7 @@ class Hub:
         role = g.role(seat) if known else None
         if g.state == "setup" and self.dealt is not None and not self.cards_deal:
             role = self.dealt.get(seat, "citizen")  # dealt by the adapter, not yet given to the core
-        checks = [self.word("check_night", night=night, text=text) for (night, _), text in self.checks[seat].items()]
+        checks = [self.word("night_finding", night=night, text=text) for (night, _), text in self.checks[seat].items()]
         return {"t": "role", "role": role, "role_name": self._role_name(role), "checks": checks}
 
     def _role_text(self, seat: int) -> str:

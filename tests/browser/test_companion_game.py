@@ -254,8 +254,8 @@ def test_a_complete_game_on_ten_phones(lang):
             assert don_check not in text and sheriff_check not in text
             html = await pages[s].content()
             assert don_check not in html and sheriff_check not in html, "not even hidden in the page"
-        assert word("check_night", night=1, text=don_check) in await held(pages[DON])
-        assert word("check_night", night=1, text=sheriff_check) in await held(pages[SHERIFF])
+        assert word("night_finding", night=1, text=don_check) in await held(pages[DON])
+        assert word("night_finding", night=1, text=sheriff_check) in await held(pages[SHERIFF])
         assert word("my_checks") not in await held(pages[5])
 
         while game.state == "last_words":
