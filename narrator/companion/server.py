@@ -31,6 +31,7 @@ MAX_MESSAGE = 4096  # bytes: nothing a phone legitimately sends is longer
 HELLO_WAIT = 10.0
 PER_ADDRESS = 128  # open connections from one address (a table's phones each have their own)
 SILENT_WAIT = 10.0  # seconds a new connection may stay silent before it is closed
+BACKLOG = 64
 IDLE_AFTER_GAME = 600.0  # seconds without any phone or host screen after the game: the server closes
 
 # The pages hold a seat's token in memory: nothing may cache them or leak their address onwards.
@@ -188,6 +189,26 @@ def _capped_protocol(limits: ConnectionLimits):
                 super().connection_lost(exc)
 
     return Capped
+
+
+def _quiet_accept_errors(loop) -> None:
+    """Out of descriptors, asyncio logs a traceback for every refused accept (and retries a second
+    later): one warning line every few seconds says the same."""
+    previous = loop.get_exception_handler()
+    last = [-1e9]
+
+    def handler(loop, context):
+        if context.get("message", "").startswith("socket.accept() out of system resource"):
+            if loop.time() - last[0] > 5:
+                last[0] = loop.time()
+                log.warning("companion: out of file descriptors; new connections wait (%s)", context.get("exception"))
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
 
 
 def raise_file_limit(want: int = 65536) -> int:
@@ -394,13 +415,20 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     except OSError:
         sock.close()
         raise
-    sock.listen(64)
+    sock.listen(BACKLOG)
     sock.setblocking(False)
     files = raise_file_limit()
-    limits = ConnectionLimits(PER_ADDRESS, max(32, files - 64))
+    # room for the descriptors the process has anyway and for a burst being accepted before the
+    # refusals catch up (up to a backlog at a time, a couple of loop turns)
+    total = max(64, files - 2 * BACKLOG - 64)
+    limits = ConnectionLimits(min(PER_ADDRESS, total // 2), total)  # one address never takes them all
+    _quiet_accept_errors(loop)
     uv = uvicorn.Config(
         build_app(hub),
         http=_capped_protocol(limits),
+        # the kernel queues this many unaccepted connections; more wait in the clients' retries.
+        # uvicorn's 2048 would let one burst of sockets use up every descriptor before any is refused
+        backlog=BACKLOG,
         log_level="warning",
         access_log=False,
         lifespan="off",
