@@ -128,6 +128,8 @@ class Hub:
         self.revoked: set[str] = set(revoked)  # keys of phones a seat was moved away from
         self.base_url = ""  # for the links the host re-issues
         self.on_secrets = None  # called when tokens or keys change (the server keeps them for resume)
+        self.on_game_over = None
+        self.tap_burst, self.tap_rate = TAP_BURST, TAP_RATE  # the bench lifts them to measure the server
         self._pin_fails: dict[str, tuple[int, float]] = {}  # address -> (wrong PINs, locked until)
         self._log_due: dict[int | None, tuple[float, dict[str, int]]] = {}
         self.phones: dict[int, Conn] = {}
@@ -456,6 +458,8 @@ class Hub:
             # the game stops its clock and then announces the winner: those are the lines since
             self.winner_text = " ".join(t for t in self._says_since_timer if t) or None
             self._dirty = True
+            if self.on_game_over is not None:
+                self.on_game_over()  # e.g. the printable seat cards go: their links are of no more use
         elif kind == "phase" and entry.get("phase") == "night":
             self.notes.clear()
             self._dirty = True
@@ -723,10 +727,9 @@ class Hub:
                 self._standing[seat] = (self.epoch, text)
         self._send(seat, frame, delay=loop.time() - arrived)
 
-    @staticmethod
-    def _allowance(conn: Conn, now: float) -> bool:
+    def _allowance(self, conn: Conn, now: float) -> bool:
         """The seat's token bucket: TAP_BURST at once, then TAP_RATE a second."""
-        conn.tokens = min(float(TAP_BURST), conn.tokens + (now - conn.refilled) * TAP_RATE)
+        conn.tokens = min(float(self.tap_burst), conn.tokens + (now - conn.refilled) * self.tap_rate)
         conn.refilled = now
         if conn.tokens < 1.0:
             return False

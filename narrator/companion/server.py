@@ -7,6 +7,7 @@ lock and no thread: what a phone is told always matches the state the core is in
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import json
 import logging
@@ -450,4 +451,7 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     if announce:
         handle.seats_page = qr.write_seats_page(config, handle.urls, hub.word)
         handle.announce(out)
+        # the cards hold links: they go when the game is over, and at the latest when the process exits
+        hub.on_game_over = handle.remove_seats_page
+        atexit.register(handle.remove_seats_page)
     return handle
