@@ -142,10 +142,17 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     return t
 
 
-def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input) -> None:
-    """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears."""
+def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None) -> None:
+    """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears.
+    `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked."""
+    ask = ask or input
     for seat in sorted(deal_roles):
+        if seat in skip:
+            continue
         console.clear()
+        if intro:
+            console.print(intro, markup=False)
+            intro = None
         ask(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
         role = deal_roles[seat]
         console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
@@ -153,4 +160,6 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input)
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             console.print(Text(voice.render("your_mates", {"seats": mates})))
         ask("Press Enter to hide it. ")
+        if seen is not None:
+            seen(seat)
     console.clear()
