@@ -24,6 +24,9 @@ MAX_EVENTS = 20000
 ACTS = {"nomination": "by", "vote": "voter", "shot_fired": "by", "check": "by", "revocation": "by",
         "protect": "by", "block": "by", "watch": "by", "accusation": "by"}
 
+# night choices a player may change until the step closes (a check is final)
+CHANGEABLE = {"shoot", "kill_alone", "protect", "block", "mafia_vote", "sarika"}
+
 
 def defaults(variant: Variant) -> tuple[dict, dict]:
     return (
@@ -157,6 +160,10 @@ class RandomPlayer:
             if step is not None and step.action:
                 done = g.intents.get(step.name, {})
                 todo = [s for s in g.awake_seats() if s not in done]
+                if todo and done and step.action in CHANGEABLE and r.random() < 0.1:
+                    # a player changes his mind while the step is open: his last choice counts
+                    seat = r.choice([s for s in done if s in g.awake_seats()] or todo)
+                    return Tap(seat, r.choice([s for s in alive if s != seat] or alive))
                 if todo and r.random() < 0.95:
                     seat = r.choice(todo)
                     others = [s for s in alive if s != seat] or alive
@@ -224,6 +231,11 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
                     violations.append(f"dead seat {e.entry[ACTS[t]]} acted: {e.entry}")
                 elif t == "eliminated":
                     alive.discard(e.entry["seat"])
+                elif t == "shot" and "saved_by_sarika" not in e.entry:
+                    final = {tuple(v)[-1] if v else None for v in e.entry["shooters"].values()}
+                    agreed = final.pop() if len(final) == 1 else None
+                    if len(e.entry["shooters"]) > 0 and agreed != e.entry["seat"]:
+                        violations.append(f"a shot did not follow the shooters' last choices: {e.entry}")
         protocol += entries(effects, None)
     else:
         violations.append("a game did not end")
@@ -259,7 +271,7 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
         sink = _protocol_writer(protocols, i, seed, seats, players or {}, language) if protocols else None
         g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill, sink)
         if g.winner:
-            wins[g.winner] += 1
+            wins[g.winner] = wins.get(g.winner, 0) + 1  # the maniac wins alone
         days += g.day
         if progress:
             progress(i + 1)
