@@ -11,16 +11,25 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from . import __version__
 from .config import Config, ConfigError, default_config, load_config, parse_config
-from .journal import Journal, default_path, read
+from . import journal as journals
+from .flow.events import Deal
+from .journal import DamagedJournal, Journal, JournalError, read
 from .rules.variants import VARIANTS
 
 # Adapters register their own subcommands (listen, devices, models, …) when installed.
-EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli")
+EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli", "narrator.report.cli")
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def say_error(message: str, label: str = "error", style: str = "red") -> None:
+    """A message on stderr, printed literally: it may quote a config, a transcript or a name,
+    and none of that is ever read as rich markup."""
+    err.print(Text.assemble((label, style), " ", str(message)) if label else Text(str(message), style=style))
 
 
 def _config(path: str | None) -> Config:
@@ -33,7 +42,7 @@ def _checked(load) -> Config | None:
         return load()
     except ConfigError as exc:
         for p in exc.problems:
-            err.print(f"[red]error[/] {p}")
+            say_error(str(p))
         return None
 
 
@@ -54,7 +63,7 @@ def cmd_replay(args) -> int:
     try:
         text = Path(args.transcript).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        err.print(f"[red]error[/] {args.transcript}: {exc}")
+        say_error(f"{args.transcript}: {exc}")
         return 2
     if args.protocol:
         with open(args.protocol, "w", encoding="utf-8") as fh:
@@ -62,11 +71,11 @@ def cmd_replay(args) -> int:
     else:
         result = replay(text, cfg, sys.stdout, name=args.transcript)
     for n in result.notes:
-        err.print(f"[yellow]note[/] {n}")
+        say_error(n, "note", "yellow")
     for p in result.problems:
-        err.print(f"[red]error[/] {p}")
+        say_error(str(p))
     if result.finished:
-        err.print(f"game over: {result.session.game.winner}")
+        err.print(Text(f"game over: {result.session.game.winner}"))
     return 0 if result.ok else 1
 
 
@@ -74,23 +83,23 @@ def cmd_simulate(args) -> int:
     from .simulate import simulate
 
     if args.variant not in VARIANTS:
-        err.print(f"[red]error[/] unknown variant {args.variant!r}; one of {', '.join(VARIANTS)}")
+        say_error(f"unknown variant {args.variant!r}; one of {', '.join(VARIANTS)}")
         return 2
     rules = timers = None
     roles: dict[str, int] = {}
     for item in args.role or []:
         name, eq, count = item.partition("=")
-        if not eq or not count.isdigit():
-            err.print(f"[red]error[/] --role takes name=count, not {item!r}")
+        if not eq or not count.isdecimal() or len(count) > 4:  # "³".isdigit() holds but int("³") raises
+            say_error(f"--role takes name=count, not {item!r}")
             return 2
         roles[name] = int(count)
     variant = VARIANTS[args.variant]
     unknown = set(roles) - set(variant.table(args.seats or variant.default_seats)) - set(variant.optional_roles)
     if unknown:
-        err.print(f"[red]error[/] {', '.join(sorted(unknown))}: not a role of {args.variant}")
+        say_error(f"{', '.join(sorted(unknown))}: not a role of {args.variant}")
         return 2
     if not 0.0 <= args.skill <= 1.0:
-        err.print("[red]error[/] --skill is a probability from 0 to 1")
+        say_error("--skill is a probability from 0 to 1")
         return 2
     seats = args.seats
     if args.config:
@@ -100,11 +109,11 @@ def cmd_simulate(args) -> int:
         rules, timers, seats = cfg.rules, cfg.timers, seats or cfg.seats
         roles = {**cfg.roles, **roles}
     if args.games < 1:
-        err.print("[red]error[/] --games must be at least 1")
+        say_error("--games must be at least 1")
         return 2
     lo, hi = variant.seats
     if seats is not None and not lo <= seats <= hi:
-        err.print(f"[red]error[/] {args.variant} is played with {lo} to {hi} seats, not {seats}")
+        say_error(f"{args.variant} is played with {lo} to {hi} seats, not {seats}")
         return 2
     progress = None
     if args.progress:
@@ -114,8 +123,10 @@ def cmd_simulate(args) -> int:
         task = bar.add_task("games", total=args.games)
         bar.start()
         progress = lambda n: bar.update(task, completed=n)  # noqa: E731
+    cfg_table = cfg if args.config else None
     result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check,
-                      progress=progress, roles=roles or None, skill=args.skill)
+                      progress=progress, roles=roles or None, skill=args.skill, protocols=args.protocols,
+                      players=cfg_table.players if cfg_table else None, language=cfg_table.language if cfg_table else "en")
     if args.progress:
         bar.stop()
     print(json.dumps(result))
@@ -126,20 +137,29 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
     from .console import ConsoleOutput
 
     outputs = [ConsoleOutput(live, console, show_private=not companion)]
-    if voice_mode == "speech":
-        try:
-            from .voice import AudioUnavailable, make_speech_output
-        except ImportError:
-            err.print("[yellow]speech output is not installed here; narrating as text (--voice text)[/]")
-            return outputs
-        try:
-            outputs.append(make_speech_output(live.config, live))
-        except AudioUnavailable as exc:
-            err.print(f"[yellow]{exc}[/] — narrating as text (--voice text)")
+    if voice_mode not in ("speech", "auto"):
+        return outputs
+    try:
+        from .voice import AudioUnavailable, make_speech_output
+    except ImportError:
+        say_error("narrating as text: the speech packages are not installed here — run scripts/install.sh", "", "yellow")
+        return outputs
+    try:
+        speech = make_speech_output(live.config, live)
+        outputs.append(speech)
+        if getattr(speech, "notice", None):
+            from rich.markup import escape
+
+            err.print(f"[yellow]{escape(speech.notice)}[/]")
+    except AudioUnavailable as exc:
+        # one line: why the narrator is silent, and what makes it speak
+        from .voice.audio import FALLBACK
+
+        say_error(f"narrating as text: {str(exc).removesuffix('; ' + FALLBACK)}", "", "yellow")
     return outputs
 
 
-async def _run_live(live, first, initial, args, console: Console) -> int:
+async def _run_live(live, first, initial, args, console: Console, journaled: bool = False) -> int:
     from .console import read_console
 
     handles = []
@@ -153,21 +173,15 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             h = start_companion(live.config, live)
             handles.append(h)
             if initial:
-                # the deal waits until every phone has joined (or the host starts), or night zero
-                # would run while the players are still scanning their codes
+                # each phone shows its role and asks Ready: night zero waits until every seat is
+                # ready (or the host starts it), or it would run while players still look at their role
                 deal_events, initial = initial, []
-
-                async def deal_when_ready() -> None:
-                    await h.wait_for_table()
-                    for ev in deal_events:
-                        live.submit_event(ev, source="companion")
-
-                asyncio.get_running_loop().create_task(deal_when_ready())
+                asyncio.get_running_loop().create_task(h.deal_when_ready(deal_events))
         except ImportError as exc:
-            err.print(f"[yellow]the companion is not available: {exc}[/]")
+            say_error(f"the companion is not available: {exc}", "", "yellow")
         except OSError as exc:
-            err.print(f"[red]the companion cannot serve on {live.config.section('companion')['host']}:"
-                      f"{live.config.section('companion')['port']}: {exc}[/] — change [companion] port, or play without phones")
+            say_error(f"the companion cannot serve on {live.config.section('companion')['host']}:"
+                      f"{live.config.section('companion')['port']}: {exc} — change [companion] port, or play without phones", "", "red")
             return 2
     elif live.config.section("input")["console"]:
         from .companion import KeypadInput
@@ -175,25 +189,38 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
 
         # without phones the night's choices are typed: the narrator explains the sound masking
         keypad = KeypadInput(live)
-        first = list(first) + [Say("keypad_masking", {})]
+        # the speaker's rain (voice.ambience) covers the keys too, when there is a speaker
+        rain = live.config.section("voice")["ambience"] > 0 and any(hasattr(o, "queued_seconds") for o in live.outputs)
+        first = list(first) + [Say("keypad_masking_sound" if rain else "keypad_masking", {})]
     if getattr(args, "listen", False) or live.config.section("input")["engine"] != "none":
         try:
             from .voice import start_listening
 
             listener = start_listening(live.config, live)
+            _better_ears_hint(live.config, listener)
         except ImportError:
-            err.print("[yellow]speech recognition is not installed; type the sentences instead[/]")
+            say_error("speech recognition is not installed; type the sentences instead", "", "yellow")
         except Exception as exc:  # a missing microphone or model must not stop the game
-            err.print(f"[yellow]{exc}[/]")
+            say_error(str(exc), "", "yellow")
         if listener is None:
             # the table must know the narrator is deaf: say so, in its own language, after the welcome
             from .flow.effects import Say
 
             first = list(first) + [Say("no_recognition", {"language": live.voice.name})]
     if live.config.section("input")["console"]:
-        read_console(live, console=console, keypad=keypad)
+        on_start = None
+        if handles:
+            loop = asyncio.get_running_loop()
+            on_start = lambda: loop.call_soon_threadsafe(handles[0].hub.start)  # noqa: E731
+        read_console(live, console=console, keypad=keypad, on_start=on_start)
     try:
-        winner = await live.run(first, initial)
+        winner = await live.run(first, initial, journaled=journaled)
+        if winner and live.failure is None:
+            console.print(Text(f"game over: {winner}", style="bold"))
+            _game_report(live, console)  # before the result stays up: the phones link to the report
+        if winner and handles:
+            # the result stays on every phone (and reaches a phone that reconnects) until the host closes it
+            await handles[0].keep_result(live, console)
     finally:
         if listener is not None:
             listener.stop()
@@ -201,11 +228,44 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             r = h.stop()
             if asyncio.iscoroutine(r):
                 await r
-    if winner:
-        console.print(f"[bold]game over: {winner}[/]")
-    else:
-        console.print(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}")
+    if live.failure is not None:
+        from .console import status_text
+
+        _journal_failed(live.failure)
+        err.print(f"[dim]the game stood at:[/]\n{_lit(status_text(live))}")
+        return 3
+    if not winner:
+        console.print(Text(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}"))
     return 0
+
+
+def _game_report(live, console: Console) -> None:
+    from .report.live import finish
+
+    written, warnings = finish(live)
+    for w in warnings:
+        err.print(Text("note ", style="yellow") + Text(w))
+    if written:
+        console.print(Text("report: " + written[0]), soft_wrap=True)  # a path must stay whole to be copied
+
+
+def _better_ears_hint(cfg: Config, listener) -> None:
+    """An English table with no Vosk model hears through PocketSphinx, which misses far more: say
+    once, in the terminal only (the table hears nothing of it), what gives better ears."""
+    engine = getattr(getattr(listener, "input", None), "engine", None)
+    if cfg.section("input")["engine"] == "auto" and getattr(engine, "name", "") == "sphinx":
+        err.print("[yellow]listening with PocketSphinx (no Vosk model here); "
+                  "`narrator models fetch en` gives better ears (about 40 MB)[/]")
+
+
+def _journal_failed(exc: JournalError) -> None:
+    err.print(f"[red]the game stopped: {_lit(exc.reason)}[/] — {_lit(exc.advice)}")
+
+
+def _lit(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(str(text))
 
 
 def _companion_on(args, cfg: Config) -> bool:
@@ -213,26 +273,153 @@ def _companion_on(args, cfg: Config) -> bool:
 
 
 def cmd_play(args) -> int:
-    from .console import reveal_roles
     from .live import LiveSession
 
     cfg = _checked(lambda: _config(args.config))
     if cfg is None:
         return 2
     console = Console(highlight=False)
-    jpath = Path(args.journal or cfg.section("journal")["path"] or default_path())
-    journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": _companion_on(args, cfg)})
+    explicit = args.journal or cfg.section("journal")["path"]
+    try:
+        if explicit:
+            jpath = Path(explicit).expanduser()
+            held = _take_explicit(jpath, args)
+        else:
+            jpath = journals.new_game_path()
+            held = _check_latest(args)
+            if held == "new":
+                held = journals.lock(jpath)
+        if isinstance(held, int):
+            return held
+        if held == "resume":
+            return cmd_resume(args)
+        companion = _companion_on(args, cfg)
+        reveal = cfg.dealing["mode"] in ("random", "seeded") and not companion and sys.stdin.isatty() and not args.no_reveal
+        journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal})
+    except JournalError as exc:
+        _journal_failed(exc)
+        return 2
     live = LiveSession(cfg, journal)
-    live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, _companion_on(args, cfg))
+    live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, companion)
     first = live.start_effects()
     deal = live.session.dealing_event(random.SystemRandom())
-    if cfg.dealing["mode"] in ("random", "seeded") and not _companion_on(args, cfg):
-        if sys.stdin.isatty() and not args.no_reveal:
-            reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console)
+    journaled = False
+    if cfg.dealing["mode"] in ("random", "seeded") and not companion:
+        if reveal:
+            try:
+                journal.append(deal)  # before anybody sees a role: a crash in the reveal keeps this deal
+            except JournalError as exc:
+                _journal_failed(exc)
+                return 3
+            journaled = True
+            if _reveal(cfg, deal, live, console, journal, []) is not None:
+                return 3
         else:
-            err.print("[yellow]roles dealt at random and no companion: use --companion or a terminal to show each player his role[/]")
-    console.print(f"[dim]journal: {jpath} · type 'help' for inputs[/]")
-    return asyncio.run(_run_live(live, first, [deal], args, console))
+            say_error("roles dealt at random and no companion: use --companion or a terminal to show each player his role", "", "yellow")
+    console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
+    return asyncio.run(_run_live(live, first, [deal], args, console, journaled=journaled))
+
+
+def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: list[int], intro: str | None = None) -> int | None:
+    """The hot-seat reveal, seat by seat, each seat marked in the journal once it has looked."""
+    from .console import reveal_roles
+
+    try:
+        reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed, intro=intro)
+    except JournalError as exc:
+        _journal_failed(exc)
+        return 3
+    return None
+
+
+def _ask(question: str, answers: str) -> str:
+    """One letter of `answers` typed at the terminal ('' at end of input)."""
+    while True:
+        try:
+            reply = input(question).strip().lower()
+        except EOFError:
+            return ""
+        if reply[:1] in answers and reply:
+            return reply[:1]
+
+
+def _take_explicit(jpath: Path, args):
+    """Lock the journal named by --journal or the config for a new game: a Lock, "resume", or an
+    exit code. An unfinished game in it is never overwritten: resume it, or keep it aside."""
+    existed = jpath.exists() and jpath.stat().st_size > 0
+    held = journals.lock(jpath)
+    if not existed:
+        return held
+    try:
+        contents = read(jpath)
+        if contents.finished:
+            return held
+        what = journals.describe(contents)
+    except DamagedJournal as exc:
+        if exc.line == 1 and exc.what.startswith(("empty", "the game never started")):
+            return held
+        if exc.line == 1:
+            held.release()
+            err.print(f"[red]error[/] {_lit(exc)}: choose another --journal file; this one is left as it is")
+            return 2
+        what = f"damaged at line {exc.line}"
+    except OSError as exc:
+        held.release()
+        err.print(f"[red]error[/] {_lit(jpath)}: {_lit(exc.strerror or exc)}")
+        return 2
+    choice = _unfinished_choice(jpath, what, args)
+    if choice == "new":
+        aside = _keep_aside(jpath)
+        held.release()
+        err.print(f"the unfinished game is kept in {_lit(aside)}")
+        return journals.lock(jpath)
+    held.release()
+    if choice == "resume":
+        args.journal = str(jpath)
+        return "resume"
+    return choice
+
+
+def _check_latest(args):
+    """Before a new game in the games folder: "new", "resume" or an exit code."""
+    games = journals.unfinished_games()
+    if not games or args.new:
+        return "new"
+    latest = games[-1]
+    pid = journals.is_locked(latest.path)
+    if pid is not None:
+        who = f"process {pid}" if pid > 0 else "another process"
+        err.print(f"a game is being played in another window ({who}) from {_lit(latest.path)}; "
+                  "to start a second game beside it: narrator play --new")
+        return 1
+    what = journals.describe(latest.contents) if latest.contents else f"damaged at line {latest.error.line}"
+    choice = _unfinished_choice(latest.path, what, args)
+    if choice == "resume":
+        args.journal = str(latest.path)
+    return choice
+
+
+def _unfinished_choice(jpath: Path, what: str, args):
+    if getattr(args, "new", False):
+        return "new"
+    if not sys.stdin.isatty():
+        err.print(f"[yellow]{_lit(jpath)} holds an unfinished game ({_lit(what)}).[/] Continue it with: narrator resume --journal {_lit(jpath)} "
+                  "— or start a new game (the unfinished one is kept) with: narrator play --new")
+        return 1
+    err.print(f"[yellow]{_lit(jpath)} holds an unfinished game ({_lit(what)}).[/]")
+    reply = _ask("[r]esume it, start a [n]ew game (the unfinished one is kept), or [q]uit? ", "rnq")
+    return {"r": "resume", "n": "new"}.get(reply, 1)
+
+
+def _keep_aside(jpath: Path) -> Path:
+    n = 1
+    while (aside := jpath.with_name(f"{jpath.stem}.unfinished-{n}{jpath.suffix}")).exists():
+        n += 1
+    jpath.rename(aside)
+    companion = Path(str(jpath) + ".companion")
+    if companion.exists():
+        companion.rename(Path(str(aside) + ".companion"))
+    return aside
 
 
 def _full_deal(cfg: Config, deal) -> dict[int, str]:
@@ -243,33 +430,136 @@ def _full_deal(cfg: Config, deal) -> dict[int, str]:
 def cmd_resume(args) -> int:
     from .live import LiveSession
 
-    jpath = Path(args.journal) if args.journal else default_path()
-    try:
-        contents = read(jpath)
-    except FileNotFoundError:
-        err.print(f"[red]error[/] no journal at {jpath}: there is no game to resume (start one with narrator play)")
+    if args.journal:
+        jpath = Path(args.journal).expanduser()
+    else:
+        games = journals.unfinished_games()
+        if not games:
+            err.print(f"[red]error[/] no unfinished game in {_lit(journals.games_dir())}: there is no game to resume "
+                      "(start one with narrator play)")
+            return 2
+        jpath = games[-1].path
+    if not jpath.exists():
+        err.print(f"[red]error[/] no journal at {_lit(jpath)}: there is no game to resume (start one with narrator play)")
         return 2
-    except ValueError as exc:
-        err.print(f"[red]error[/] {exc}")
+    try:
+        held = journals.lock(jpath)  # noqa: F841 — held for the whole game
+        contents = read(jpath)
+    except JournalError as exc:
+        err.print(f"[red]error[/] {_lit(exc.reason)}: {_lit(exc.advice)}")
+        return 2
+    except DamagedJournal as exc:
+        contents = _salvage(jpath, exc.damage, str(exc), exc.contents, args)
+        if contents is None:
+            return 2
+    except OSError as exc:
+        err.print(f"[red]error[/] {_lit(jpath)}: {_lit(exc.strerror or exc)}")
         return 2
     if contents.finished:
-        err.print(f"the game in {jpath} is finished; start a new one with narrator play")
+        err.print(f"the game in {_lit(jpath)} is finished; start a new one with narrator play")
         return 1
     cfg = _checked(lambda: parse_config(contents.header["config_text"], contents.header["config_path"]))
     if cfg is None:
+        err.print(f"[red]error[/] the config kept in {_lit(jpath)} is not valid here; there is no game to resume from it")
         return 2
+    bad = _refused_event(cfg, contents)
+    if bad is not None:
+        i, what = bad
+        contents = _salvage(jpath, contents.damage_at(i, what), f"{jpath}:{contents.lines[i]}: {what}", None, args)
+        if contents is None:
+            return 2
     console = Console(highlight=False)
-    args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
-    journal = Journal.reopen(jpath)
+    mode = contents.header.get("mode", {})
+    args.companion = getattr(args, "companion", False) or mode.get("companion", False)
+    try:
+        journal = Journal.reopen(jpath)
+    except (JournalError, DamagedJournal) as exc:
+        err.print(f"[red]error[/] {_lit(exc)}")
+        return 2
     live = LiveSession(cfg, journal)
-    live.outputs = _outputs(live, args.voice or contents.header.get("mode", {}).get("voice") or cfg.section("voice")["output"],
+    live.outputs = _outputs(live, args.voice or mode.get("voice") or cfg.section("voice")["output"],
                             console, _companion_on(args, cfg))
     first = live.start_effects(replayed=contents.events)
-    console.print(f"[dim]resumed {len(contents.events)} events from {jpath}[/]")
-    console.print(f"» {live.voice.render('resuming', {})}")
-    console.print(f"[dim]waiting for: {live.session.awaiting_text()}[/]")
-    args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
-    return asyncio.run(_run_live(live, first, [], args, console))
+    initial, journaled = [], False
+    if live.game.state == "setup":
+        # stopped before a deal was applied: nobody has seen a role yet, so deal now
+        deal = live.session.dealing_event(random.SystemRandom())
+        if deal is not None:
+            initial = [deal]
+        if mode.get("reveal") and deal is not None and sys.stdin.isatty():
+            try:
+                journal.append(deal)
+            except JournalError as exc:
+                _journal_failed(exc)
+                return 3
+            journaled = True
+            if _reveal(cfg, deal, live, console, journal, []) is not None:
+                return 3
+    elif mode.get("reveal") and len(contents.events) == 1 and isinstance(contents.events[0], Deal):
+        deal = contents.events[0]
+        left = [s for s in range(1, cfg.seats + 1) if s not in contents.revealed]
+        if left and sys.stdin.isatty():
+            seen = contents.revealed
+            who = (f"seat {seen[0]} has seen its role" if len(seen) == 1 else
+                   f"seats {', '.join(map(str, seen))} have seen theirs" if seen else "nobody has seen a role yet")
+            intro = f"The roles were dealt before the game stopped; {who}."
+            if _reveal(cfg, deal, live, console, journal, contents.revealed, intro) is not None:
+                return 3
+            # the table has heard nothing of the game yet: it starts as a new one would, on this deal
+            live = LiveSession(cfg, journal)
+            live.outputs = _outputs(live, args.voice or mode.get("voice") or cfg.section("voice")["output"],
+                                    console, _companion_on(args, cfg))
+            first, initial, journaled = live.start_effects(), [deal], True
+            console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
+            return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
+        elif left:
+            err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
+    console.print(f"[dim]resumed {len(contents.events)} events from {_lit(jpath)}[/]")
+    console.print(f"» {_lit(live.voice.render('resuming', {}))}")
+    console.print(f"[dim]waiting for: {_lit(live.session.awaiting_text())}[/]")
+    return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
+
+
+def _refused_event(cfg: Config, contents) -> tuple[int, str] | None:
+    """The first journaled event this game cannot take (a journal from elsewhere), if any."""
+    from .session import Session
+
+    probe = Session(cfg, fixed_night_steps=True)
+    probe.start()
+    for i, ev in enumerate(contents.events):
+        try:
+            probe.feed(ev)
+        except Exception as exc:  # a foreign event must not be a traceback: it is damage at its line
+            return i, f"an event this game cannot take ({type(exc).__name__}: {exc})"
+    return None
+
+
+def _salvage(jpath: Path, damage, message: str, good, args):
+    """A damaged journal: name the line; resume up to the last good line if asked (a copy of the
+    damaged file is kept). Returns the good contents, or None."""
+    err.print(f"[red]error[/] {_lit(message)}")
+    if damage is None:
+        err.print("there is no game in this file to resume")
+        return None
+    err.print(f"the game can go on from the last good line ({damage.line - 1}); {damage.lost_lines} line(s) "
+              f"from line {damage.line} on would be left out")
+    ok = getattr(args, "repair", False)
+    if not ok and sys.stdin.isatty():
+        ok = _ask("resume from there, keeping a copy of the damaged file? [y/n] ", "yn") == "y"
+    if not ok:
+        err.print(f"to resume from there (a copy of the damaged file is kept): narrator resume --journal {_lit(jpath)} --repair")
+        return None
+    try:
+        copy = journals.repair(jpath, damage)
+        contents = read(jpath)
+    except OSError as exc:
+        err.print(f"[red]error[/] {_lit(journals.io_error(jpath, exc))}")
+        return None
+    except DamagedJournal as exc:
+        err.print(f"[red]error[/] {_lit(exc)}")
+        return None
+    err.print(f"kept a copy of the damaged journal as {_lit(copy)}; resuming from line {damage.line - 1}")
+    return contents
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -279,8 +569,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a live game at this table")
     p.add_argument("--config", help="the config file (default: embedded classic/en defaults)")
-    p.add_argument("--voice", choices=("text", "speech"), help="print the narration, or also speak it")
-    p.add_argument("--journal", help="journal file (default: ~/.local/state/narrator/journal.jsonl)")
+    p.add_argument("--voice", choices=("auto", "text", "speech"),
+                   help="print the narration, or also speak it (default: [voice] output, auto: speak when there is a speaker)")
+    p.add_argument("--journal", help="journal file (default: a new file under ~/.local/state/narrator/games/)")
+    p.add_argument("--new", action="store_true", help="start a new game even when an unfinished one is waiting (it is kept)")
     p.add_argument("--companion", action="store_true", help="serve the phone companion")
     p.add_argument("--listen", action="store_true", help="listen to the microphone for nominations")
     p.add_argument("--no-reveal", action="store_true", help="do not show roles on this screen (players know them)")
@@ -303,15 +595,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how often a town player's choice lands on a real mafioso (0: pure chance; see scripts/balance.py)")
     p.add_argument("--no-replay-check", action="store_true", help="skip replaying each protocol (faster)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    p.add_argument("--protocols", metavar="DIR", help="write every game's protocol into DIR (for narrator report and club)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("check-config", help="validate a config file")
     p.add_argument("file")
     p.set_defaults(func=cmd_check_config)
 
-    p = sub.add_parser("resume", help="continue the last game from its journal")
-    p.add_argument("--journal")
-    p.add_argument("--voice", choices=("text", "speech"))
+    p = sub.add_parser("resume", help="continue the last unfinished game from its journal")
+    p.add_argument("--journal", help="the game's journal (default: the latest unfinished game)")
+    p.add_argument("--repair", action="store_true",
+                   help="a damaged journal: resume up to its last good line, keeping a copy of the damaged file")
+    p.add_argument("--voice", choices=("auto", "text", "speech"))
     p.add_argument("--companion", action="store_true")
     p.add_argument("--listen", action="store_true")
     p.set_defaults(func=cmd_resume)
@@ -332,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except KeyboardInterrupt:
-        err.print("interrupted; continue with: narrator resume")
+        err.print(Text("interrupted; continue with: narrator resume"))
         return 130
 
 

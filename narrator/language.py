@@ -16,8 +16,26 @@ from functools import cache
 from pathlib import Path
 
 LANGUAGES = ("en", "ru", "sv", "hu", "de")
+# the rule systems whose hosts may word a line their own way ([lines.<variant>] in a voice file)
+VARIANT_NAMES = ("classic", "sverige", "hungariq", "grundregeln")
 # what a speaker may say during the day; a bare seat number only counts when a seat is asked for
 DAY_COMMANDS = frozenset({"nominate", "revoke", "cancel", "end_speech"})
+
+
+# A seat number has at most this many digits: longer ones are no seat at any table, and int()
+# refuses numbers of more than 4,300 digits with a ValueError nobody would understand.
+MAX_SEAT_DIGITS = 4
+
+
+def seat_number(token: str) -> int | None:
+    """A seat number written in decimal digits of any script (3, ٣, ３), or None.
+
+    Superscripts and other "digits" that are no decimal digits (³ is AltGr+3 on a German
+    keyboard), signs, spaces and overlong numbers are None, never an exception.
+    """
+    if not isinstance(token, str) or not 0 < len(token) <= MAX_SEAT_DIGITS or not token.isdecimal():
+        return None
+    return int(token)
 
 
 def voices_dir() -> Path:
@@ -106,11 +124,15 @@ def expand_pattern(pattern: str) -> list[str]:
 class Voice:
     """One language: lines to say, numbers and command sentences to understand."""
 
-    def __init__(self, lang: str, data: dict, source: Path):
+    def __init__(self, lang: str, data: dict, source: Path, variant: str | None = None):
         self.lang = lang
         self.source = source
+        self.variant = variant
         self.name = data.get("name", lang)
-        self.lines: dict[str, str | dict[str, str]] = data.get("lines", {})
+        lines = dict(data.get("lines", {}))
+        # [lines.<variant>]: the words a variant's own host uses instead of the shared ones
+        self.variant_lines: dict[str, dict] = {k: lines.pop(k) for k in VARIANT_NAMES if k in lines}
+        self.lines: dict[str, str | dict[str, str]] = {**lines, **self.variant_lines.get(variant or "", {})}
         self.numbers: dict[int, list[str]] = {
             int(k): [_normalise(w) for w in v] for k, v in data.get("numbers", {}).items()
         }
@@ -189,9 +211,8 @@ class Voice:
         return matchers
 
     def to_number(self, token: str) -> int | None:
-        if token.isdigit():
-            return int(token)
-        return self._word_to_number.get(token)
+        n = seat_number(token)
+        return n if n is not None else self._word_to_number.get(token)
 
     def parse(self, text: str, only: set[str] | None = None) -> Command | Malformed | None:
         """A heard sentence as a Command, a Malformed attempt at one, or None for ordinary talk."""
@@ -229,10 +250,15 @@ def _normalise_pattern(pattern: str) -> str:
 
 
 @cache
-def load_voice(lang: str) -> Voice:
+def _voice_data(path: Path) -> dict:
+    with path.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@cache
+def load_voice(lang: str, variant: str | None = None) -> Voice:
+    """The language's lines, as the host of `variant` says them (None: the shared lines only)."""
     path = voices_dir() / f"{lang}.toml"
     if not path.exists():
         raise FileNotFoundError(f"no voice file for language {lang!r}: {path}")
-    with path.open("rb") as fh:
-        data = tomllib.load(fh)
-    return Voice(lang, data, path)
+    return Voice(lang, _voice_data(path), path, variant)

@@ -17,7 +17,7 @@ from .rules.dealing import deal
 class Session:
     def __init__(self, config: Config, fixed_night_steps: bool = False):
         self.config = config
-        self.voice: Voice = load_voice(config.language)
+        self.voice: Voice = load_voice(config.language, config.variant.name)
         self.game = Game(config.variant, config.rules, config.timers, config.seats, fixed_night_steps, config.roles)
 
     def start(self) -> list[Effect]:

@@ -18,6 +18,9 @@ def config_for(path: Path):
     variant, lang = path.stem.split("_")[:2]
     seats = re.search(r"at (\d+) seats", path.read_text(encoding="utf-8"))
     text = f'variant = "{variant}"\nlanguage = "{lang}"\n' + (f"seats = {seats.group(1)}\n" if seats else "")
+    roles = re.search(r"^# roles: (.+)$", path.read_text(encoding="utf-8"), re.M)
+    if roles:  # a game played with a [roles] table of its own
+        text += "[roles]\n" + roles.group(1).replace(", ", "\n") + "\n"
     return parse_config(text, path.name)
 
 

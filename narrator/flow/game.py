@@ -473,6 +473,10 @@ class BaseGame:
         self.chain_moment = "dawn"
 
         def after_deaths() -> None:
+            # the win is checked at every dawn, deaths or not: with the avenger in play the sverige
+            # mafia can win only after a night (seed 000 Mål), so a quiet night can end the game
+            if not deaths and self.night_no > 0 and self._check_win("dawn"):
+                return
             if self.count_quiet_cycle(bool(deaths)):
                 return
             self.left_this_cycle = False

@@ -30,7 +30,7 @@ class VoiceInput:
 
     def __init__(self, engine: Engine, live, cancel_seconds: float, endpointing: Endpointing | None = None):
         self.live = live
-        self.voice = load_voice(live.config.language)
+        self.voice = load_voice(live.config.language, live.config.variant.name)
         self.engine = engine
         grammar = build_grammar(self.voice, "day", upto=max(live.config.seats, 10))
         self.listener = Listener(engine.stream(grammar), grammar, self.voice, engine.sample_rate, self._heard, endpointing)

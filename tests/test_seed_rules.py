@@ -1,0 +1,72 @@
+"""Rules the seed documents settle, each played at the table it describes: wins that come without a
+death, every night vote the vogon can see, the mafia's manner of death, and the options where a
+seed leaves a choice open (each with its default read from the seed's own words)."""
+
+from __future__ import annotations
+
+from conftest import Table
+
+
+# ------------------------------------------------------------------ sverige (seed 000)
+SVERIGE_AVENGER = "1=mafia 2=mafia 3=doctor 4=avenger"   # 7 seats: 5, 6 and 7 are villagers
+
+
+def sverige_hang(t: Table, by: int, seat: int) -> None:
+    """A day of seed 000: one nomination, the time runs out, the nominee speaks, the hands go up."""
+    t.do(f"say {by} nominates {seat}", "timeout", "timeout", "timeout", "say thank you")
+    for voter in [s for s in t.game.alive if s != seat]:
+        t.do(f"tap {voter} {seat}")
+    t.do("timeout")                                        # the hands are counted
+
+
+def test_with_the_avenger_the_mafia_win_at_a_dawn_where_nobody_died():
+    # seed 000 Mål: «Maffian vinner när de är lika många eller fler än de i bybo-laget», and with the
+    # avenger «måste maffian vinna efter en nattfas»: the win is checked after the night, deaths or not
+    t = Table(deal=SVERIGE_AVENGER, variant="sverige", seats=7, roles={"mafia": 2, "doctor": 1, "avenger": 1})
+    sverige_hang(t, 1, 5)                                  # 2 mafia against 4
+    t.do("tap 1 6", "tap 2 6", "tap 3 4", "timeout")       # 6 is shot; the avenger holds his fire
+    assert t.eliminated() == [(5, "vote"), (6, "shot")]
+    sverige_hang(t, 1, 7)                                  # 2 against 2, after a day: not yet
+    assert t.game.state == "night" and t.game.winner is None
+    t.do("tap 1 3", "tap 2 3", "tap 3 3", "timeout")       # the doctor saves himself; nobody dies
+    assert t.records("eliminated")[-1]["seat"] == 7
+    assert t.game.winner == "mafia" and t.game.state == "over"
+    assert t.said()[-3:-1] == ["morning_attempt", "mafia_wins_village"]
+
+
+def test_without_a_death_no_other_variant_changes_its_winner_at_dawn():
+    # a quiet night leaves every count as it was: only the avenger's "after a night" waits for a dawn
+    t = Table(variant="sverige", seats=7, deal="1=mafia 2=mafia 3=doctor", roles={"mafia": 2, "doctor": 1})
+    sverige_hang(t, 1, 5)
+    t.do("tap 1 3", "tap 2 3", "tap 3 3")                  # saved: nobody dies, 2 against 3
+    assert t.game.state == "discussion" and t.game.winner is None
+
+
+# ------------------------------------------------------------------ hungariq (seed 001)
+HUNGARIQ = "1=inspector 2=protected_mafia 3=mafia 4=mafia 8=vogon 9=bodyguard"
+
+
+def hungariq_quiet_day(t: Table) -> None:
+    for seat in (5, 6, 7):
+        t.do(f"say I accuse player {seat}")
+        for s in list(t.game.alive):
+            t.do(f"tap {s} no")
+
+
+def test_the_vogon_sees_the_bodyguards_vote():
+    # seed 001: the bodyguard «Minden éjjel egy névnél szavaz», and the vogon «megnézheti, hogy
+    # szavaz-e éppen valaki»: the bodyguard's vote on a name is a vote the vogon sees
+    t = Table(deal=HUNGARIQ, variant="hungariq", seats=12, roles={"vogon": 1, "bodyguard": 1})
+    hungariq_quiet_day(t)
+    t.do("tap 1 5", "tap 9 10", "tap 2 11", "tap 3 11", "tap 4 11")
+    batch = t.do("tap 8 10")
+    assert [(x.seat, x.line) for x in t.told(batch)] == [(8, "watch_someone")]
+    assert t.records("watch")[-1] == {"type": "watch", "by": 8, "seat": 10, "result": True}
+
+
+def test_the_vogon_sees_nobody_on_a_name_nobody_voted_on():
+    t = Table(deal=HUNGARIQ, variant="hungariq", seats=12, roles={"vogon": 1, "bodyguard": 1})
+    hungariq_quiet_day(t)
+    t.do("tap 1 5", "tap 9 10", "tap 2 11", "tap 3 11", "tap 4 11")
+    batch = t.do("tap 8 12")
+    assert [(x.seat, x.line) for x in t.told(batch)] == [(8, "watch_nobody")]
