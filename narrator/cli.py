@@ -624,6 +624,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if hasattr(sys.stdin, "reconfigure"):
+        # before anything reads stdin (the hot-seat reveal, the console): a byte the terminal's
+        # encoding cannot decode must become a refused line, not the end of the input thread
+        try:
+            sys.stdin.reconfigure(errors="replace")
+        except (OSError, ValueError):
+            pass
     try:
         return args.func(args)
     except KeyboardInterrupt:
