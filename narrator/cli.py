@@ -447,7 +447,7 @@ def cmd_resume(args) -> int:
         return 1
     cfg = _checked(lambda: parse_config(contents.header["config_text"], contents.header["config_path"]))
     if cfg is None:
-        err.print(f"[red]error[/] the config kept in {_lit(jpath)} is not valid here; there is no game to resume from it")
+        say_error(f"{jpath}:1: the config kept in the journal is not valid here; there is no game in this file to resume")
         return 2
     bad = _refused_event(cfg, contents)
     if bad is not None:

@@ -219,6 +219,8 @@ class Lock:
             os.close(self._fd)
             self._fd = None
 
+    __del__ = release
+
 
 def lock(path: Path) -> Lock:
     """Lock the journal at `path` (created empty if missing) or raise JournalLocked naming the holder."""
