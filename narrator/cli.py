@@ -436,7 +436,12 @@ def cmd_resume(args) -> int:
         err.print(f"[red]error[/] {_lit(exc.reason)}: {_lit(exc.advice)}")
         return 2
     except DamagedJournal as exc:
-        contents = _salvage(jpath, exc.damage, str(exc), exc.contents, args)
+        damage = exc.damage
+        if exc.contents is not None and not _config_ok(exc.contents.header):
+            damage = None  # no repair can save a game whose config is damaged too: say that first
+            say_error(str(exc))
+            exc = DamagedJournal(jpath, 1, "the config kept in the journal is damaged too")
+        contents = _salvage(jpath, damage, str(exc), exc.contents, args)
         if contents is None:
             return 2
     except OSError as exc:
@@ -505,6 +510,14 @@ def cmd_resume(args) -> int:
     console.print(f"» {_lit(live.voice.render('resuming', {}))}")
     console.print(f"[dim]waiting for: {_lit(live.session.awaiting_text())}[/]")
     return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
+
+
+def _config_ok(header: dict) -> bool:
+    try:
+        parse_config(header["config_text"], header["config_path"])
+    except ConfigError:
+        return False
+    return True
 
 
 def _refused_event(cfg: Config, contents) -> tuple[int, str] | None:

@@ -78,7 +78,7 @@ def check(path: Path, resume) -> None:
     assert named, err                                 # the file and the line, then what is wrong
     assert path.read_bytes() == original              # nothing changed without asking
     if "--repair" not in err:
-        assert named.group(1) == "1" and "no game in this file" in err
+        assert f"{path}:1:" in err and "no game in this file" in err
         return
     code, err, started = resume(path, repair=True)
     assert code == 0 and started, err
