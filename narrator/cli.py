@@ -258,8 +258,8 @@ def _better_ears_hint(cfg: Config, listener) -> None:
                   "`narrator models fetch en` gives better ears (about 40 MB)[/]")
 
 
-def _journal_failed(exc: JournalError) -> None:
-    err.print(f"[red]the game stopped: {_lit(exc.reason)}[/] — {_lit(exc.advice)}")
+def _journal_failed(exc: JournalError, what: str = "the game stopped") -> None:
+    err.print(f"[red]{what}: {_lit(exc.reason)}[/] — {_lit(exc.advice)}")
 
 
 def _lit(text: str) -> str:
@@ -297,7 +297,7 @@ def cmd_play(args) -> int:
         reveal = cfg.dealing["mode"] in ("random", "seeded") and not companion and sys.stdin.isatty() and not args.no_reveal
         journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal})
     except JournalError as exc:
-        _journal_failed(exc)
+        _journal_failed(exc, "the game cannot start")
         return 2
     live = LiveSession(cfg, journal)
     live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, companion)
