@@ -233,6 +233,7 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
 
         _journal_failed(live.failure)
         err.print(f"[dim]the game stood at:[/]\n{_lit(status_text(live))}")
+        _let_it_be_said(live)
         return 3
     if not winner:
         console.print(Text(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}"))
@@ -256,6 +257,20 @@ def _better_ears_hint(cfg: Config, listener) -> None:
     if cfg.section("input")["engine"] == "auto" and getattr(engine, "name", "") == "sphinx":
         err.print("[yellow]listening with PocketSphinx (no Vosk model here); "
                   "`narrator models fetch en` gives better ears (about 40 MB)[/]")
+
+
+def _let_it_be_said(live, limit: float = 20.0) -> None:
+    """The table hears why the game stopped before the process ends (the speaker's queue drains)."""
+    import time
+
+    end = time.monotonic() + limit
+    for out in live.outputs:
+        queued = getattr(out, "queued_seconds", None)
+        if queued is None:
+            continue
+        time.sleep(0.2)  # the line reaches the player's queue
+        while time.monotonic() < end and (queued() > 0 or live.narrating.is_set()):
+            time.sleep(0.05)
 
 
 def _journal_failed(exc: JournalError, what: str = "the game stopped") -> None:
