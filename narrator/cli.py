@@ -497,9 +497,22 @@ def cmd_resume(args) -> int:
         err.print(f"[red]error[/] {_lit(exc)}")
         return 2
     live = LiveSession(cfg, journal)
-    live.outputs = _outputs(live, args.voice or mode.get("voice") or cfg.section("voice")["output"],
-                            console, _companion_on(args, cfg))
-    first = live.start_effects(replayed=contents.events)
+    voice_mode = args.voice or mode.get("voice") or cfg.section("voice")["output"]
+    events = contents.events
+    left = [s for s in range(1, cfg.seats + 1) if s not in contents.revealed]
+    if mode.get("reveal") and len(events) == 1 and isinstance(events[0], Deal) and left and sys.stdin.isatty():
+        # stopped in the hot-seat reveal: it goes on from the next seat, and as the table has
+        # heard nothing of the game yet, the game then starts as a new one would, on this deal
+        seen = contents.revealed
+        who = (f"seat {seen[0]} has seen its role" if len(seen) == 1 else
+               f"seats {', '.join(map(str, seen))} have seen theirs" if seen else "nobody has seen a role yet")
+        if _reveal(cfg, events[0], live, console, journal, seen, f"The roles were dealt before the game stopped; {who}.") is not None:
+            return 3
+        live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
+        first = live.start_effects()
+        console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
+        return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
+    first = live.start_effects(replayed=events)
     initial, journaled = [], False
     if live.game.state == "setup":
         # stopped before a deal was applied: nobody has seen a role yet, so deal now
@@ -515,26 +528,10 @@ def cmd_resume(args) -> int:
             journaled = True
             if _reveal(cfg, deal, live, console, journal, []) is not None:
                 return 3
-    elif mode.get("reveal") and len(contents.events) == 1 and isinstance(contents.events[0], Deal):
-        deal = contents.events[0]
-        left = [s for s in range(1, cfg.seats + 1) if s not in contents.revealed]
-        if left and sys.stdin.isatty():
-            seen = contents.revealed
-            who = (f"seat {seen[0]} has seen its role" if len(seen) == 1 else
-                   f"seats {', '.join(map(str, seen))} have seen theirs" if seen else "nobody has seen a role yet")
-            intro = f"The roles were dealt before the game stopped; {who}."
-            if _reveal(cfg, deal, live, console, journal, contents.revealed, intro) is not None:
-                return 3
-            # the table has heard nothing of the game yet: it starts as a new one would, on this deal
-            live = LiveSession(cfg, journal)
-            live.outputs = _outputs(live, args.voice or mode.get("voice") or cfg.section("voice")["output"],
-                                    console, _companion_on(args, cfg))
-            first, initial, journaled = live.start_effects(), [deal], True
-            console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
-            return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
-        elif left:
-            err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
-    console.print(f"[dim]resumed {len(contents.events)} events from {_lit(jpath)}[/]")
+    elif mode.get("reveal") and len(events) == 1 and left:
+        err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
+    live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
+    console.print(f"[dim]resumed {len(events)} events from {_lit(jpath)}[/]")
     console.print(f"» {_lit(live.voice.render('resuming', {}))}")
     console.print(f"[dim]waiting for: {_lit(live.session.awaiting_text())}[/]")
     return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
