@@ -12,7 +12,7 @@ import time
 
 from .flow.effects import Record, Reject
 from .flow.events import Deal, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
-from .flow.game import Game
+from .flow.days import Game
 from .protocol import entries, inputs_of
 from .rules.dealing import deal
 from .rules.roles import MAFIA, team_of

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from narrator.flow.effects import Say
 from narrator.flow.events import event_from_dict
-from narrator.flow.game import Game
+from narrator.flow.days import Game
 from narrator.language import load_voice
 from narrator.rules.dealing import deal
 from narrator.rules.variants import VARIANTS

@@ -348,3 +348,6 @@ class ClassicGame(BaseGame):
                 self._next_step()
 
         self._eliminate([seat], "fouls", then=then, moment="now")
+
+
+DAY = ClassicGame

@@ -190,3 +190,6 @@ class GrundregelnGame(BaseGame):
 
     def winner_line(self, winner: str) -> str:
         return "good_wins" if winner == "town" else "evil_wins"
+
+
+DAY = GrundregelnGame

@@ -155,3 +155,6 @@ class HungariqGame(BaseGame):
 
     def winner_line(self, winner: str) -> str:
         return "citizens_win" if winner == "town" else "mafia_wins_equal"
+
+
+DAY = HungariqGame

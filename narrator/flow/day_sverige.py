@@ -203,3 +203,6 @@ class SverigeGame(BaseGame):
             mafia_left = sum(1 for s in self.alive if self.seats[s].role == "mafia")
             return "village_wins_organisation" if mafia_left == 1 else "village_wins"
         return "mafia_wins_village"
+
+
+DAY = SverigeGame

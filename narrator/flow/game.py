@@ -3,8 +3,8 @@
 The phase graph lives in `transitions` (one shared Machine per variant, each game added as a
 model, because building a Machine costs ~0.3 ms and simulate plays thousands of games). This base
 holds what every rule system shares — dealing, the night's steps, dawn, eliminations with their
-chain deaths, last words, the end — and each day procedure is a mixin (day_*.py) that adds its
-own states and edges. No clock, no I/O, no randomness: the same config and events always give
+chain deaths, last words, the end — and each day procedure is a subclass (day_*.py, found by
+days.py from the variant's data) that adds its own states and edges; the base knows no day. No clock, no I/O, no randomness: the same config and events always give
 the same effects.
 """
 
@@ -690,17 +690,4 @@ def machine_for(cls: type, variant_name: str) -> Machine:
                    auto_transitions=False, send_event=False)
 
 
-def Game(variant: Variant, rules: dict, timers: dict, seats: int | None = None, fixed_night_steps: bool = False,  # noqa: N802
-         roles: dict[str, int] | None = None) -> BaseGame:
-    """A game of the variant, with its day procedure (the core's entry point)."""
-    from .day_classic import ClassicGame
-    from .day_grundregeln import GrundregelnGame
-    from .day_hungariq import HungariqGame
-    from .day_sverige import SverigeGame
-
-    cls = {"classic": ClassicGame, "sverige": SverigeGame, "hungariq": HungariqGame, "grundregeln": GrundregelnGame}[variant.day]
-    return cls(variant, rules, timers, seats, fixed_night_steps, roles)
-
-
-
-__all__ = ["BaseGame", "Game", "Refused", "TOWN", "MAFIA"]
+__all__ = ["BaseGame", "Refused", "TOWN", "MAFIA"]
