@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 
-from .flow.effects import Record, Reject
+from .flow.effects import Record, Reject, Say, Timer
 from .flow.events import Deal, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.days import Game
 from .protocol import entries, inputs_of
@@ -224,6 +224,9 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
                     violations.append(f"dead seat {e.entry[ACTS[t]]} acted: {e.entry}")
                 elif t == "eliminated":
                     alive.discard(e.entry["seat"])
+        spoken = [e.args["time"] for e in effects if isinstance(e, Say) and "time" in e.args]
+        if spoken and spoken != [e.seconds for e in effects if isinstance(e, Timer) and e.name][-len(spoken):]:
+            violations.append(f"a spoken duration {spoken} is not the timer's: {effects}")
         protocol += entries(effects, None)
     else:
         violations.append("a game did not end")

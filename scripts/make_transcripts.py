@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from narrator.flow.effects import Say
+from narrator.flow.effects import Say, Tell
 from narrator.flow.events import event_from_dict
 from narrator.flow.days import Game
 from narrator.language import load_voice
@@ -63,7 +63,7 @@ def _sverige_day(by: int, seat: int, voters: list[int]) -> list:
 
 
 def _hungariq_quiet_day(alive: list[int], accused: tuple[int, ...] = (5, 6, 7)) -> list:
-    return [ev for a in accused for ev in [Nominate(a)] + [Tap(s, answer=False) for s in alive]]
+    return [ev for a in accused for ev in [Nominate(a)] + [Tap(s, answer=False) for s in alive]] + [Timeout()]
 
 
 # Games played move by move, each showing one rule a club asked about (the name says which).
@@ -114,7 +114,9 @@ def write_scripted(name: str, variant_name: str, lang: str, seats: int, roles: d
         if bad:
             raise SystemExit(f"{name}: {ev} refused: {bad}")
         lines.append(event_line(ev, voice, variant_name))
-        lines += ["#   " + voice.render(e.line, e.args) for e in effects if isinstance(e, Say)]
+        # a private answer is shown to its reader only: here, for the reader of the example
+        lines += ["#   " + voice.render(e.line, e.args) if isinstance(e, Say) else f"#   (to seat {e.seat} only) " + voice.render(e.line, e.args)
+                  for e in effects if isinstance(e, (Say, Tell))]
     if g.state != "over":
         raise SystemExit(f"{name}: the game did not end")
     path = out / f"{name}.txt"

@@ -77,6 +77,7 @@ class BaseGame:
         self.speaker: int | None = None
         self.timer: str | None = None
         self.deaths: list[int] = []  # in order: the last one decides a grundregeln tie
+        self.causes: dict[int, str] = {}  # how each dead player died, for the lines that name it
         self.quiet_cycles = 0
         self.left_this_cycle = False
         # night state
@@ -277,7 +278,15 @@ class BaseGame:
 
     def _timer(self, name: str | None) -> None:
         self.timer = name
-        self.out.append(Timer(name, self.timers[name] if name else 0))
+        seconds = self.timers[name] if name else 0
+        # a spoken cue before the end ("ten seconds"), when the variant's rules ask for one
+        cue = self.rules.get(self.variant.cues.get(name, ""), 0) if name else 0
+        self.out.append(Timer(name, seconds, cue if 0 < cue < seconds else 0))
+
+    def _say_timed(self, line: str, timer: str, **args) -> None:
+        """A line that speaks a timer's length, then that timer: what is said is what runs."""
+        self._say(line, time=self.timers[timer], **args)
+        self._timer(timer)
 
     def _valid_seat(self, seat, private: bool = False) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.seats:
@@ -529,7 +538,8 @@ class BaseGame:
         for s in seats:
             self.seats[s].alive = False
             self.deaths.append(s)
-            self._record("eliminated", seat=s, cause=cause if isinstance(cause, str) else cause[s])
+            self.causes[s] = cause if isinstance(cause, str) else cause[s]
+            self._record("eliminated", seat=s, cause=self.causes[s])
             if self.seats[s].role == "grocer":
                 self._say("died_as_grocer")
         self._alive = [s for s in self._alive if self.seats[s].alive]
@@ -610,7 +620,8 @@ class BaseGame:
         # every rule system's win function takes the same facts and uses those its seed needs
         w = getattr(wins, self.variant.name)(roles, started=self.n, moment=moment,
                                              organisation_rule=self.rules.get("organisation_rule", False),
-                                             avenger_in_play=bool(self.role_counts.get("avenger")))
+                                             avenger_in_play=bool(self.role_counts.get("avenger")),
+                                             rules=self.rules)
         if w:
             self._game_over(w)
             return True
@@ -669,7 +680,14 @@ class BaseGame:
         self.reveal_roles()
 
     def winner_line(self, winner: str) -> str:
+        if winner == MAFIA and self._mafia_outnumber():
+            return "mafia_wins_more"
         return {TOWN: "town_wins", MAFIA: "mafia_wins", "draw": "draw", "maniac": "maniac_wins"}[winner]
+
+    def _mafia_outnumber(self) -> bool:
+        """More mafiosi than the rest (a chain of deaths can overshoot "as many as")."""
+        mafia = self._team_count(MAFIA)
+        return mafia > len(self.alive) - mafia
 
     def reveal_roles(self) -> None:
         self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if team_of(st.role) == MAFIA])

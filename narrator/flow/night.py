@@ -89,7 +89,7 @@ def block(g, step, seat, target) -> None:
     _once(g, step, seat, target)
     g.blocked.add(target)
     g._record("block", by=seat, seat=target)
-    g._tell(seat, "vote_taken", seat=target)
+    g._tell(seat, "visit_taken", seat=target)  # she visits; she does not vote
 
 
 def mafia_vote(g, step, seat, target) -> None:

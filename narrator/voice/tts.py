@@ -181,6 +181,7 @@ class SpeechOutput:
             player = Player(device, TTS_RATE, narrating)
         self.player = player
         self.seats = config.seats
+        self.speech_times = dict(config.timers)
         self._prerender_thread = None
         if prerender:
             self._prerender_thread = threading.Thread(target=self.prerender, name="narrator-tts-prerender", daemon=True)
@@ -200,6 +201,9 @@ class SpeechOutput:
                 texts.append(template)
             elif _SEAT_ONLY.match(template):
                 texts.extend(self.voice.render(name, {"seat": s}) for s in range(1, self.seats + 1))
+            elif name == "speech_turn" and "speech" in self.speech_times:
+                # the turn a player waits for names the speech's length: rendered with this table's
+                texts.extend(self.voice.render(name, {"seat": s, "time": self.speech_times["speech"]}) for s in range(1, self.seats + 1))
         return texts
 
     def prerender(self) -> None:
