@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from . import __version__
 from .config import Config, ConfigError, default_config, load_config, parse_config
@@ -23,6 +24,12 @@ EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli")
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def say_error(message: str, label: str = "error", style: str = "red") -> None:
+    """A message on stderr, printed literally: it may quote a config, a transcript or a name,
+    and none of that is ever read as rich markup."""
+    err.print(Text.assemble((label, style), " ", str(message)) if label else Text(str(message), style=style))
+
+
 def _config(path: str | None) -> Config:
     return default_config() if path is None else load_config(path)
 
@@ -33,7 +40,7 @@ def _checked(load) -> Config | None:
         return load()
     except ConfigError as exc:
         for p in exc.problems:
-            err.print(f"[red]error[/] {p}")
+            say_error(str(p))
         return None
 
 
@@ -54,7 +61,7 @@ def cmd_replay(args) -> int:
     try:
         text = Path(args.transcript).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        err.print(f"[red]error[/] {args.transcript}: {exc}")
+        say_error(f"{args.transcript}: {exc}")
         return 2
     if args.protocol:
         with open(args.protocol, "w", encoding="utf-8") as fh:
@@ -62,11 +69,11 @@ def cmd_replay(args) -> int:
     else:
         result = replay(text, cfg, sys.stdout, name=args.transcript)
     for n in result.notes:
-        err.print(f"[yellow]note[/] {n}")
+        say_error(n, "note", "yellow")
     for p in result.problems:
-        err.print(f"[red]error[/] {p}")
+        say_error(str(p))
     if result.finished:
-        err.print(f"game over: {result.session.game.winner}")
+        err.print(Text(f"game over: {result.session.game.winner}"))
     return 0 if result.ok else 1
 
 
@@ -74,23 +81,23 @@ def cmd_simulate(args) -> int:
     from .simulate import simulate
 
     if args.variant not in VARIANTS:
-        err.print(f"[red]error[/] unknown variant {args.variant!r}; one of {', '.join(VARIANTS)}")
+        say_error(f"unknown variant {args.variant!r}; one of {', '.join(VARIANTS)}")
         return 2
     rules = timers = None
     roles: dict[str, int] = {}
     for item in args.role or []:
         name, eq, count = item.partition("=")
         if not eq or not count.isdigit():
-            err.print(f"[red]error[/] --role takes name=count, not {item!r}")
+            say_error(f"--role takes name=count, not {item!r}")
             return 2
         roles[name] = int(count)
     variant = VARIANTS[args.variant]
     unknown = set(roles) - set(variant.table(args.seats or variant.default_seats)) - set(variant.optional_roles)
     if unknown:
-        err.print(f"[red]error[/] {', '.join(sorted(unknown))}: not a role of {args.variant}")
+        say_error(f"{', '.join(sorted(unknown))}: not a role of {args.variant}")
         return 2
     if not 0.0 <= args.skill <= 1.0:
-        err.print("[red]error[/] --skill is a probability from 0 to 1")
+        say_error("--skill is a probability from 0 to 1")
         return 2
     seats = args.seats
     if args.config:
@@ -100,11 +107,11 @@ def cmd_simulate(args) -> int:
         rules, timers, seats = cfg.rules, cfg.timers, seats or cfg.seats
         roles = {**cfg.roles, **roles}
     if args.games < 1:
-        err.print("[red]error[/] --games must be at least 1")
+        say_error("--games must be at least 1")
         return 2
     lo, hi = variant.seats
     if seats is not None and not lo <= seats <= hi:
-        err.print(f"[red]error[/] {args.variant} is played with {lo} to {hi} seats, not {seats}")
+        say_error(f"{args.variant} is played with {lo} to {hi} seats, not {seats}")
         return 2
     progress = None
     if args.progress:
@@ -126,16 +133,20 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
     from .console import ConsoleOutput
 
     outputs = [ConsoleOutput(live, console, show_private=not companion)]
-    if voice_mode == "speech":
-        try:
-            from .voice import AudioUnavailable, make_speech_output
-        except ImportError:
-            err.print("[yellow]speech output is not installed here; narrating as text (--voice text)[/]")
-            return outputs
-        try:
-            outputs.append(make_speech_output(live.config, live))
-        except AudioUnavailable as exc:
-            err.print(f"[yellow]{exc}[/] — narrating as text (--voice text)")
+    if voice_mode not in ("speech", "auto"):
+        return outputs
+    try:
+        from .voice import AudioUnavailable, make_speech_output
+    except ImportError:
+        say_error("narrating as text: the speech packages are not installed here — run scripts/install.sh", "", "yellow")
+        return outputs
+    try:
+        outputs.append(make_speech_output(live.config, live))
+    except AudioUnavailable as exc:
+        # one line: why the narrator is silent, and what makes it speak
+        from .voice.audio import FALLBACK
+
+        say_error(f"narrating as text: {str(exc).removesuffix('; ' + FALLBACK)}", "", "yellow")
     return outputs
 
 
@@ -153,21 +164,15 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             h = start_companion(live.config, live)
             handles.append(h)
             if initial:
-                # the deal waits until every phone has joined (or the host starts), or night zero
-                # would run while the players are still scanning their codes
+                # each phone shows its role and asks Ready: night zero waits until every seat is
+                # ready (or the host starts it), or it would run while players still look at their role
                 deal_events, initial = initial, []
-
-                async def deal_when_ready() -> None:
-                    await h.wait_for_table()
-                    for ev in deal_events:
-                        live.submit_event(ev, source="companion")
-
-                asyncio.get_running_loop().create_task(deal_when_ready())
+                asyncio.get_running_loop().create_task(h.deal_when_ready(deal_events))
         except ImportError as exc:
-            err.print(f"[yellow]the companion is not available: {exc}[/]")
+            say_error(f"the companion is not available: {exc}", "", "yellow")
         except OSError as exc:
-            err.print(f"[red]the companion cannot serve on {live.config.section('companion')['host']}:"
-                      f"{live.config.section('companion')['port']}: {exc}[/] — change [companion] port, or play without phones")
+            say_error(f"the companion cannot serve on {live.config.section('companion')['host']}:"
+                      f"{live.config.section('companion')['port']}: {exc} — change [companion] port, or play without phones", "", "red")
             return 2
     elif live.config.section("input")["console"]:
         from .companion import KeypadInput
@@ -181,19 +186,27 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             from .voice import start_listening
 
             listener = start_listening(live.config, live)
+            _better_ears_hint(live.config, listener)
         except ImportError:
-            err.print("[yellow]speech recognition is not installed; type the sentences instead[/]")
+            say_error("speech recognition is not installed; type the sentences instead", "", "yellow")
         except Exception as exc:  # a missing microphone or model must not stop the game
-            err.print(f"[yellow]{exc}[/]")
+            say_error(str(exc), "", "yellow")
         if listener is None:
             # the table must know the narrator is deaf: say so, in its own language, after the welcome
             from .flow.effects import Say
 
             first = list(first) + [Say("no_recognition", {"language": live.voice.name})]
     if live.config.section("input")["console"]:
-        read_console(live, console=console, keypad=keypad)
+        on_start = None
+        if handles:
+            loop = asyncio.get_running_loop()
+            on_start = lambda: loop.call_soon_threadsafe(handles[0].hub.start)  # noqa: E731
+        read_console(live, console=console, keypad=keypad, on_start=on_start)
     try:
         winner = await live.run(first, initial)
+        if winner and handles:
+            # the result stays on every phone (and reaches a phone that reconnects) until the host closes it
+            await handles[0].keep_result(live, console)
     finally:
         if listener is not None:
             listener.stop()
@@ -202,10 +215,19 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             if asyncio.iscoroutine(r):
                 await r
     if winner:
-        console.print(f"[bold]game over: {winner}[/]")
+        console.print(Text(f"game over: {winner}", style="bold"))
     else:
-        console.print(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}")
+        console.print(Text(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}"))
     return 0
+
+
+def _better_ears_hint(cfg: Config, listener) -> None:
+    """An English table with no Vosk model hears through PocketSphinx, which misses far more: say
+    once, in the terminal only (the table hears nothing of it), what gives better ears."""
+    engine = getattr(getattr(listener, "input", None), "engine", None)
+    if cfg.section("input")["engine"] == "auto" and getattr(engine, "name", "") == "sphinx":
+        err.print("[yellow]listening with PocketSphinx (no Vosk model here); "
+                  "`narrator models fetch en` gives better ears (about 40 MB)[/]")
 
 
 def _companion_on(args, cfg: Config) -> bool:
@@ -230,8 +252,8 @@ def cmd_play(args) -> int:
         if sys.stdin.isatty() and not args.no_reveal:
             reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console)
         else:
-            err.print("[yellow]roles dealt at random and no companion: use --companion or a terminal to show each player his role[/]")
-    console.print(f"[dim]journal: {jpath} · type 'help' for inputs[/]")
+            say_error("roles dealt at random and no companion: use --companion or a terminal to show each player his role", "", "yellow")
+    console.print(Text(f"journal: {jpath} · type 'help' for inputs", style="dim"))
     return asyncio.run(_run_live(live, first, [deal], args, console))
 
 
@@ -247,13 +269,13 @@ def cmd_resume(args) -> int:
     try:
         contents = read(jpath)
     except FileNotFoundError:
-        err.print(f"[red]error[/] no journal at {jpath}: there is no game to resume (start one with narrator play)")
+        say_error(f"no journal at {jpath}: there is no game to resume (start one with narrator play)")
         return 2
     except ValueError as exc:
-        err.print(f"[red]error[/] {exc}")
+        say_error(str(exc))
         return 2
     if contents.finished:
-        err.print(f"the game in {jpath} is finished; start a new one with narrator play")
+        err.print(Text(f"the game in {jpath} is finished; start a new one with narrator play"))
         return 1
     cfg = _checked(lambda: parse_config(contents.header["config_text"], contents.header["config_path"]))
     if cfg is None:
@@ -265,9 +287,9 @@ def cmd_resume(args) -> int:
     live.outputs = _outputs(live, args.voice or contents.header.get("mode", {}).get("voice") or cfg.section("voice")["output"],
                             console, _companion_on(args, cfg))
     first = live.start_effects(replayed=contents.events)
-    console.print(f"[dim]resumed {len(contents.events)} events from {jpath}[/]")
-    console.print(f"» {live.voice.render('resuming', {})}")
-    console.print(f"[dim]waiting for: {live.session.awaiting_text()}[/]")
+    console.print(Text(f"resumed {len(contents.events)} events from {jpath}", style="dim"))
+    console.print(Text(f"» {live.voice.render('resuming', {})}"))
+    console.print(Text(f"waiting for: {live.session.awaiting_text()}", style="dim"))
     args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
     return asyncio.run(_run_live(live, first, [], args, console))
 
@@ -279,7 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a live game at this table")
     p.add_argument("--config", help="the config file (default: embedded classic/en defaults)")
-    p.add_argument("--voice", choices=("text", "speech"), help="print the narration, or also speak it")
+    p.add_argument("--voice", choices=("auto", "text", "speech"),
+                   help="print the narration, or also speak it (default: [voice] output, auto: speak when there is a speaker)")
     p.add_argument("--journal", help="journal file (default: ~/.local/state/narrator/journal.jsonl)")
     p.add_argument("--companion", action="store_true", help="serve the phone companion")
     p.add_argument("--listen", action="store_true", help="listen to the microphone for nominations")
@@ -311,7 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("resume", help="continue the last game from its journal")
     p.add_argument("--journal")
-    p.add_argument("--voice", choices=("text", "speech"))
+    p.add_argument("--voice", choices=("auto", "text", "speech"))
     p.add_argument("--companion", action="store_true")
     p.add_argument("--listen", action="store_true")
     p.set_defaults(func=cmd_resume)
@@ -332,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except KeyboardInterrupt:
-        err.print("interrupted; continue with: narrator resume")
+        err.print(Text("interrupted; continue with: narrator resume"))
         return 130
 
 

@@ -7,14 +7,16 @@ typo in a rule option must never silently fall back to a default at a serious ta
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .language import LANGUAGES, voices_dir
+from .language import LANGUAGES, seat_number, voices_dir
 from .rules.dealing import validate_deal
-from .rules.roles import ROLE_ALIASES
+from .rules.roles import MAFIA, ROLE_ALIASES, team_of
 from .rules.variants import VARIANTS, Option, Variant
 
 
@@ -38,12 +40,17 @@ class ConfigError(Exception):
 # Adapter sections: key -> Option (default, type, description, bounds/choices).
 ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
     "voice": {
-        "output": Option("text", str, "text prints the narration; speech also speaks it", choices=("text", "speech")),
-        "voice": Option("", str, "the TTS voice id (empty: the language's default espeak-ng voice)"),
+        "output": Option("auto", str, "speech also speaks the narration, text only prints it; auto speaks when there is a speaker",
+                         choices=("auto", "text", "speech")),
+        "engine": Option("espeak", str, "espeak (espeak-ng, every language, nothing to download) or piper (a natural voice)",
+                         choices=("espeak", "piper")),
+        "voice": Option("", str, "the voice (empty: the language's espeak-ng voice, or en_US-joe-medium for piper)"),
         "rate": Option(165, int, "words per minute", 80, 450),
         "volume": Option(1.0, float, "0.0 to 1.0", 0, 1),
         "device": Option("", str, "the output device name or index (empty: the system default)"),
         "cache_dir": Option("", str, "where rendered lines are cached (empty: ~/.cache/narrator/tts)"),
+        "voice_dir": Option("", str, "where fetched Piper voices live (empty: ./models/piper)"),
+        "ambience": Option(0.15, float, "loudness of the masking sound under every night step, 0.0 (off) to 1.0", 0, 1),
     },
     "input": {
         "console": Option(True, bool, "typed inputs at the terminal"),
@@ -60,6 +67,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "votes": Option(False, bool, "day votes on the phones"),
         "public_url": Option("", str, "the address phones use, e.g. http://192.168.1.20:8765 (empty: this machine's LAN address)"),
         "seats_page": Option("", str, "where the printable page of seat QR codes is written (empty: a private temp file)"),
+        "keep_result": Option(3600, int, "seconds the result stays on the phones after the game unless the host closes it", 0, 86400),
     },
     "night": {
         "jitter_ms": Option(0, int, "random extra length of every night step, the same for every role", 0, 10000),
@@ -70,7 +78,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
     },
 }
 
-PER_LANGUAGE_VOICE = ("voice", "rate", "volume")
+PER_LANGUAGE_VOICE = ("engine", "voice", "rate", "volume")
 DEALING_MODES = ("random", "seeded", "fixed", "cards")
 
 
@@ -92,28 +100,47 @@ class Config:
         return self.sections[name]
 
 
+class Locator:
+    """Where each key and table of a config is written, read once: finding the line of a problem
+    is a dictionary look-up, so reporting thousands of bad keys stays linear in the file."""
+
+    def __init__(self, text: str):
+        self.lines: dict[tuple[str, ...], int] = {}
+        table: tuple[str, ...] = ()
+        # TOML counts lines by "\n" only; str.splitlines would also split at \x0c or \u2028 in a string
+        for i, raw in enumerate(text.split("\n"), start=1):
+            line = raw.split("#", 1)[0].strip()
+            m = re.match(r"^\[\s*([^\]]+?)\s*\]$", line)
+            if m:
+                table = tuple(p.strip().strip('"') for p in m.group(1).split("."))
+                self.lines.setdefault(table, i)
+                continue
+            m = re.match(r'^("?[^"=]+?"?)\s*=', line)
+            if m:
+                self.lines.setdefault(table + tuple(p.strip().strip('"') for p in m.group(1).split(".")), i)
+
+    def __call__(self, path: tuple[str, ...]) -> int:
+        """The line (1-based) where a key is written; its table's line, or 1, when it is not."""
+        for n in range(len(path), 0, -1):
+            if path[:n] in self.lines:
+                return self.lines[path[:n]]
+        return 1
+
+
 def locate(text: str, path: tuple[str, ...]) -> int:
-    """The line (1-based) where a key is written; its table header or line 1 when not found."""
-    lines = text.splitlines()
-    table: tuple[str, ...] = ()
-    best = 1
-    for i, raw in enumerate(lines, start=1):
-        line = raw.split("#", 1)[0].strip()
-        m = re.match(r"^\[\s*([^\]]+?)\s*\]$", line)
-        if m:
-            table = tuple(p.strip().strip('"') for p in m.group(1).split("."))
-            if table == path[: len(table)] and len(table) > 0:
-                best = i
-            continue
-        m = re.match(r'^("?[^"=]+?"?)\s*=', line)
-        if not m:
-            continue
-        key = tuple(table) + tuple(p.strip().strip('"') for p in m.group(1).split("."))
-        if key == path[: len(key)]:
-            best = i
-            if key == path:
-                return i
-    return best
+    return Locator(text)(path)
+
+
+def shown(value) -> str:
+    """A config value quoted in a message: cut short, so a hostile file cannot flood the screen."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
+        return f"a number of {len(str(abs(value))) if abs(value) < 10**4000 else 'over 4000'} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
+# A name longer than this cannot be read out or fit a seat card
+MAX_NAME = 40
 
 
 def _type_ok(value, opt: Option) -> bool:
@@ -130,36 +157,49 @@ def _type_ok(value, opt: Option) -> bool:
 
 def _check_option(value, opt: Option) -> str | None:
     if not _type_ok(value, opt):
-        return f"must be {opt.kind.__name__}, not {type(value).__name__} {value!r}"
+        return f"must be {opt.kind.__name__}, not {type(value).__name__} {shown(value)}"
+    if isinstance(value, float) and not math.isfinite(value):
+        bounds = f" from {opt.minimum} to {opt.maximum}" if opt.minimum is not None and opt.maximum is not None else ""
+        return f"must be a number{bounds}, not {value}"
     if opt.kind is str:
         value = str(value)
     if opt.choices is not None and value not in opt.choices:
-        return f"must be one of {', '.join(map(str, opt.choices))}, not {value!r}"
+        return f"must be one of {', '.join(map(str, opt.choices))}, not {shown(value)}"
     if opt.minimum is not None and value < opt.minimum:
-        return f"must be at least {opt.minimum}, not {value}"
+        return f"must be at least {opt.minimum}, not {shown(value)}"
     if opt.maximum is not None and value > opt.maximum:
-        return f"must be at most {opt.maximum}, not {value}"
+        return f"must be at most {opt.maximum}, not {shown(value)}"
     return None
 
 
 def parse_config(text: str, path: str = "<config>") -> Config:
     problems: list[ConfigProblem] = []
+    locator: Locator | None = None
 
     def problem(key: tuple[str, ...], message: str) -> None:
-        problems.append(ConfigProblem(path, locate(text, key), ".".join(key), message))
+        nonlocal locator
+        locator = locator or Locator(text)
+        problems.append(ConfigProblem(path, locator(key), ".".join(key), message))
 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise ConfigError([ConfigProblem(path, int(m.group(1)) if m else 1, "(syntax)", f"not valid TOML: {exc}")]) from None
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively; name the most nested line
+        depth = [line.count("[") + line.count("{") for line in text.split("\n")]
+        raise ConfigError([ConfigProblem(path, depth.index(max(depth)) + 1, "(syntax)",
+                                         "arrays or tables nested too deeply to read")]) from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise ConfigError([ConfigProblem(path, 1, "(syntax)", f"not a readable TOML value: {exc}")]) from None
 
     variant_name = data.get("variant")
     if variant_name is None:
         problems.append(ConfigProblem(path, 1, "variant", f"missing; one of {', '.join(VARIANTS)}"))
         variant = None
-    elif variant_name not in VARIANTS:
-        problem(("variant",), f"unknown variant {variant_name!r}; one of {', '.join(VARIANTS)}")
+    elif not isinstance(variant_name, str) or variant_name not in VARIANTS:
+        problem(("variant",), f"unknown variant {shown(variant_name)}; one of {', '.join(VARIANTS)}")
         variant = None
     else:
         variant = VARIANTS[variant_name]
@@ -167,8 +207,9 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     language = data.get("language")
     if language is None:
         problems.append(ConfigProblem(path, 1, "language", f"missing; one of {', '.join(LANGUAGES)}"))
-    elif language not in LANGUAGES:
-        problem(("language",), f"unknown language {language!r}; one of {', '.join(LANGUAGES)}")
+    elif not isinstance(language, str) or language not in LANGUAGES:
+        problem(("language",), f"unknown language {shown(language)}; one of {', '.join(LANGUAGES)}")
+        language = None
     elif not (voices_dir() / f"{language}.toml").exists():
         problem(("language",), f"no narration for {language!r} yet (voices/{language}.toml is missing)")
 
@@ -181,7 +222,7 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     if variant is not None:
         lo, hi = variant.seats
         if not isinstance(seats, int) or isinstance(seats, bool) or not lo <= seats <= hi:
-            problem(("seats",), f"{variant.name} is played with {lo}" + (f" to {hi}" if hi != lo else "") + f" seats, not {seats!r}")
+            problem(("seats",), f"{variant.name} is played with {lo}" + (f" to {hi}" if hi != lo else "") + f" seats, not {shown(seats)}")
             seats = variant.default_seats
 
     def table(name: str) -> dict:
@@ -191,14 +232,19 @@ def parse_config(text: str, path: str = "<config>") -> Config:
             return {}
         return value
 
+    if not isinstance(seats, int) or isinstance(seats, bool):
+        seats = 10  # only with an unknown variant, already reported: the rest is still checked
     players: dict[int, str] = {}
     for key, name in table("players").items():
-        if not key.isdigit() or not 1 <= int(key) <= seats:
+        seat = seat_number(key)
+        if seat is None or not 1 <= seat <= seats:
             problem(("players", key), f"a seat number from 1 to {seats}")
         elif not isinstance(name, str):
-            problem(("players", key), "a player's name must be a string")
+            problem(("players", key), f"a player's name must be a string, not {shown(name)}")
+        elif not name.strip() or len(name) > MAX_NAME or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
+            problem(("players", key), f"a player's name is printable text of 1 to {MAX_NAME} characters on one line, not {shown(name)}")
         else:
-            players[int(key)] = name
+            players[seat] = name
 
     def options(name: str, spec: dict[str, Option]) -> dict:
         given = table(name)
@@ -230,20 +276,31 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         for role, count in table("roles").items():
             if role not in allowed:
                 problem(("roles", role), f"not a role of {variant.name}; one of {', '.join(allowed)}")
-            elif not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                problem(("roles", role), f"a count of players (0 or more), not {count!r}")
+            elif not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= seats:
+                problem(("roles", role), f"a count of players (0 to {seats}), not {shown(count)}")
             else:
                 overrides[role] = count
         roles = variant.roles_for(seats, overrides)
         if sum(roles.values()) >= seats:
             problem(("roles",), f"{sum(roles.values())} special roles leave no citizen at {seats} seats")
-        if not any(r in ("mafia", "don", "protected_mafia") for r in roles):
+        mafia_roles = [r for r in roles if team_of(r) == MAFIA]
+        mafia = sum(roles[r] for r in mafia_roles)
+        if not mafia:
             problem(("roles",), "a game needs at least one mafioso")
+        elif 2 * mafia >= seats:
+            # decided before it starts: classic, sverige and hungariq give the mafia the game at
+            # parity; in grundregeln (the evil side wins when no good one is left) they out-vote
+            # or tie every vote and kill every night, so the good side can never win
+            given = [r for r in mafia_roles if r in overrides] or [""]
+            problem(("roles", given[0]) if given[0] else ("roles",),
+                    f"{mafia} on the mafia's side ({', '.join(f'{roles[r]} {r}' for r in mafia_roles)}) at {seats} seats "
+                    f"are as many as the rest of the table or more: the game would be decided before it starts; "
+                    f"at most {(seats - 1) // 2} mafia in all")
 
     rules = options("rules", variant.rules) if variant else {}
     timers = options("timers", variant.timers) if variant else {}
     sections = {name: options(name, spec) for name, spec in ADAPTER_SECTIONS.items()}
-    own = table("voice").get(language) if isinstance(language, str) else None
+    own = data.get("voice", {}).get(language) if isinstance(language, str) and isinstance(data.get("voice"), dict) else None
     if isinstance(own, dict):
         sections["voice"].update({k: v for k, v in own.items() if k in PER_LANGUAGE_VOICE})
 
@@ -252,12 +309,12 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     for key, value in dealing_raw.items():
         if key == "mode":
             if value not in DEALING_MODES:
-                problem(("dealing", "mode"), f"must be one of {', '.join(DEALING_MODES)}, not {value!r}")
+                problem(("dealing", "mode"), f"must be one of {', '.join(DEALING_MODES)}, not {shown(value)}")
             else:
                 dealing["mode"] = value
         elif key == "seed":
             if not isinstance(value, int) or isinstance(value, bool):
-                problem(("dealing", "seed"), f"must be an integer, not {value!r}")
+                problem(("dealing", "seed"), f"must be an integer, not {shown(value)}")
             else:
                 dealing["seed"] = value
         elif key == "roles":
@@ -265,12 +322,16 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                 problem(("dealing", "roles"), 'a table of seat = "role", e.g. roles = { 1 = "sheriff", 2 = "don" }')
                 continue
             named = {}
-            for seat, role in value.items():
-                if not seat.isdigit():
-                    problem(("dealing", "roles", seat), "a seat number")
+            for key, role in value.items():
+                seat = seat_number(key)
+                if seat is None:
+                    problem(("dealing", "roles", key), "a seat number")
                     continue
-                role = ROLE_ALIASES.get(str(role).lower(), str(role).lower())
-                named[int(seat)] = role
+                if not isinstance(role, str):
+                    problem(("dealing", "roles", key), f"a role name, e.g. \"don\", not {shown(role)}")
+                    continue
+                role = ROLE_ALIASES.get(role.lower(), role.lower())
+                named[seat] = role
             dealing["roles"] = named
         else:
             problem(("dealing", key), "unknown key; known keys are mode, roles, seed")
@@ -297,11 +358,19 @@ def parse_config(text: str, path: str = "<config>") -> Config:
 def load_config(path: str | Path) -> Config:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except FileNotFoundError:
         raise ConfigError([ConfigProblem(str(p), 0, "(file)", "no such file")]) from None
+    except IsADirectoryError:
+        raise ConfigError([ConfigProblem(str(p), 0, "(file)", "a directory, not a config file")]) from None
+    except OSError as exc:
+        raise ConfigError([ConfigProblem(str(p), 0, "(file)", f"cannot be read: {exc.strerror or exc}")]) from None
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Notepad) is no part of the config
     except UnicodeDecodeError as exc:
-        raise ConfigError([ConfigProblem(str(p), 1, "(file)", f"not UTF-8 text: {exc}")]) from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError([ConfigProblem(str(p), line, "(file)", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} "
+                                         "cannot be read; save the file as UTF-8")]) from None
     return parse_config(text, str(p))
 
 

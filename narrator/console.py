@@ -3,6 +3,10 @@
 The console is a shared screen: private lines (a check result) are shown only while the
 checker is the one awake, and the screen is cleared at dawn so the morning shows nothing of
 the night.
+
+Everything printed here that comes from people — names from the config, typed lines, error
+messages quoting them — is printed literally: output is built from rich `Text` pieces, never from
+markup strings, so "Anna [guest]" keeps its bracket and "Bob[/]" cannot break a line.
 """
 
 from __future__ import annotations
@@ -11,12 +15,14 @@ import sys
 import threading
 
 from rich.console import Console
+from rich.text import Text
 
 from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
+from .inputs import InputError, Talk, shown
 from .rules.roles import team_of
 
 HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|yes|no> · foul <seat> · leave <seat> · extend · timeout
-console: status · pause · resume · quit · help"""
+console: status · pause · resume · start (night zero, with phones) · quit · help"""
 
 
 class ConsoleOutput:
@@ -28,24 +34,25 @@ class ConsoleOutput:
         self.show_private = show_private
         self.names = dict(getattr(getattr(live, "config", None), "players", {}) or {})
 
-    def _who(self, args: dict) -> str:
+    def _who(self, args: dict) -> tuple[str, str] | str:
         seat = args.get("seat")
-        return f" [dim]({self.names[seat]})[/]" if isinstance(seat, int) and seat in self.names else ""
+        return (f" ({self.names[seat]})", "dim") if isinstance(seat, int) and seat in self.names else ""
 
     def handle(self, effect: Effect, text: str | None) -> None:
         c = self.console
+        text = text or ""
         if isinstance(effect, Say):
-            c.print(f"[bold cyan]»[/] {text}{self._who(effect.args)}")
+            c.print(Text.assemble(("»", "bold cyan"), " ", text, self._who(effect.args)))
         elif isinstance(effect, Tell):
             if self.show_private:
-                c.print(f"[bold magenta]🔒 seat {effect.seat} only:[/] {text}")
+                c.print(Text.assemble((f"🔒 seat {effect.seat} only:", "bold magenta"), " ", text))
         elif isinstance(effect, Reject):
             if effect.seat and not self.show_private:
                 return
             who = f"seat {effect.seat}: " if effect.seat else ""
-            c.print(f"[bold red]✗[/] {who}{text}")
+            c.print(Text.assemble(("✗", "bold red"), " ", who, text))
         elif isinstance(effect, Timer) and effect.name:
-            c.print(f"[dim]⏱ {effect.name} {effect.seconds} s[/]")
+            c.print(Text(f"⏱ {effect.name} {effect.seconds} s", style="dim"))
         elif isinstance(effect, Record) and effect.entry["type"] == "phase" and effect.entry["phase"] == "day":
             if self.clear_at_dawn:
                 c.clear()
@@ -67,31 +74,68 @@ def status_text(live) -> str:
     )
 
 
-def read_console(live, stream=None, console: Console | None = None, keypad=None) -> threading.Thread:
+def note(console: Console, text: str) -> None:
+    console.print(Text.assemble(("·", "yellow"), " ", text))
+
+
+def console_line(live, raw: str, console: Console, keypad=None, on_start=None) -> None:
+    """One typed line: a console command, a keypad seat, or an input for the game.
+
+    Whatever was typed gets an answer: a line that is no command is said to be none (the game
+    ignores table talk, but a player at the keyboard must not wonder whether it was taken).
+    """
+    line = raw.strip().lstrip("\ufeff").strip()  # a pasted byte-order mark is no part of the word
+    if not line:
+        return
+    if keypad is not None and keypad.line(line):
+        return
+    word = line.split()[0].lower()
+    if word == "start" and on_start is not None:
+        on_start()  # with phones: night zero begins without waiting for every Ready
+    elif word in ("pause", "resume", "quit"):
+        live.submit_control(word)
+    elif word == "help":
+        console.print(HELP, markup=False)
+    elif word == "status":
+        live.submit_control(lambda: console.print(Text(status_text(live))))
+    elif not line.split("#", 1)[0].strip():
+        note(console, "a comment (after #): nothing taken")
+    else:
+        if word not in ("deal", "say", "tap", "foul", "timeout", "leave", "extend"):
+            line = "say " + line  # a bare sentence is taken as heard at the table
+        try:
+            item = live.session.parse(line)  # pure: safe on this thread; the game answers errors
+        except InputError:
+            item = False
+        if item is None:
+            note(console, "a comment (after #): nothing taken")
+            return
+        if isinstance(item, Talk):
+            # ³ (AltGr+3) or ½ look like numbers; at night any number typed is meant as a seat
+            if any(c.isnumeric() and (not c.isdecimal() or live.game.state == "night") for c in item.text):
+                note(console, f"{shown(item.text)} is not a seat number: type the seat with the digits 0-9, then Enter")
+            else:
+                note(console, f"no command in {shown(item.text)}: taken as table talk (type help for the inputs)")
+            return
+        live.submit_line(line)
+
+
+def read_console(live, stream=None, console: Console | None = None, keypad=None, on_start=None) -> threading.Thread:
     """Read typed lines in a thread and hand them to the live session. With a keypad, a bare seat
-    number typed at night is the awake role's choice."""
-    stream = stream or sys.stdin
+    number typed at night is the awake role's choice; with phones, `start` begins night zero."""
+    if stream is None:
+        stream = sys.stdin
+        if hasattr(stream, "reconfigure"):
+            # a terminal in another encoding (ß typed in Latin-1) must not end the input thread
+            stream.reconfigure(errors="replace")
     console = console or Console(highlight=False)
 
     def run() -> None:
         for raw in stream:
-            line = raw.strip()
-            if not line:
-                continue
-            if keypad is not None and keypad.line(line):
-                continue
-            word = line.split()[0].lower()
-            if word in ("pause", "resume", "quit"):
-                live.submit_control(word)
-            elif word == "help":
-                console.print(HELP)
-            elif word == "status":
-                live.submit_control(lambda: console.print(status_text(live)))
-            elif word in ("deal", "say", "tap", "foul", "timeout", "leave", "extend"):
-                live.submit_line(line)
-            else:
-                # a bare sentence is taken as heard at the table
-                live.submit_line("say " + line)
+            try:
+                console_line(live, raw, console, keypad, on_start)
+            except Exception as exc:  # noqa: BLE001 — the thread that reads the keyboard must live on
+                console.print(Text(f"✗ that line was not taken ({type(exc).__name__}: {exc})", style="red"))
 
     t = threading.Thread(target=run, name="console-input", daemon=True)
     t.start()
@@ -104,9 +148,9 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input)
         console.clear()
         ask(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
         role = deal_roles[seat]
-        console.print(f"\n[bold]{voice.render('your_role', {'seat': seat, 'role': '@role_' + role})}[/]\n")
+        console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
         if team_of(role) == "mafia":
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
-            console.print(voice.render("your_mates", {"seats": mates}))
+            console.print(Text(voice.render("your_mates", {"seats": mates})))
         ask("Press Enter to hide it. ")
     console.clear()

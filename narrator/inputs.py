@@ -9,8 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .flow.events import Deal, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
-from .language import Command, Malformed, Voice
+from .language import MAX_SEAT_DIGITS, Command, Malformed, Voice, seat_number
 from .rules.roles import ROLE_ALIASES
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """Typed text quoted for an answer: control characters escaped, a long line cut short."""
+    if len(text) > limit:
+        return repr(text[:limit]) + f"… ({len(text)} characters)"
+    return repr(text)
 
 
 class InputError(ValueError):
@@ -61,28 +68,31 @@ def sentence_event(text: str, voice: Voice, variant: str = "classic") -> Event |
     parsed = voice.parse(text, only=DAY_COMMANDS.get(variant))
     if isinstance(parsed, Malformed):
         line = "not_understood_revoke" if parsed.kind in ("revoke", "withdraw_by") else "not_understood"
-        raise InputError(f"not a valid {parsed.kind} sentence: {text!r}", line)
+        raise InputError(f"not a valid {parsed.kind} sentence: {shown(text)}", line)
     if parsed is None:
         return Talk(text)
     return command_event(parsed)
 
 
 def _int(word: str, what: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise InputError(f"{what} must be a seat number, not {word!r}") from None
+    n = seat_number(word)
+    if n is None:
+        # ³ or ½ look like numbers to a player: say how a seat number is written
+        hint = f" (written with the digits 0-9, at most {MAX_SEAT_DIGITS} of them)" if any(c.isnumeric() for c in word) else ""
+        raise InputError(f"{what} must be a seat number{hint}, not {shown(word)}")
+    return n
 
 
 def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Talk | None:
     """One transcript or console line as an event; None for a blank line or a comment."""
     # "#" starts a comment on any line; no sentence said at a table contains one
-    text = line.split("#", 1)[0].strip()
+    # a byte-order mark (a file saved by Notepad) is no part of the first word
+    text = line.split("#", 1)[0].strip().lstrip("\ufeff").strip()
     if not text:
         return None
-    word, _, rest = text.partition(" ")
+    # any whitespace separates the words (a tab, a no-break space pasted from a chat)
+    word, _, rest = " ".join(text.split()).partition(" ")
     word = word.lower()
-    rest = rest.strip()
     if word == "say":
         if not rest:
             raise InputError("say needs a sentence")
@@ -98,8 +108,10 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
                 continue
             seat, eq, role = item.partition("=")
             if not eq or not role:
-                raise InputError(f"deal takes seat=role pairs (and seat+lover, seat+kamikaze), not {item!r}")
+                raise InputError(f"deal takes seat=role pairs (and seat+lover, seat+kamikaze), not {shown(item)}")
             role = role.lower()
+            if len(role) > 30:
+                raise InputError(f"deal: {shown(role)} is no role")
             roles.append((_int(seat, "deal seat"), ROLE_ALIASES.get(role, role)))
         return Deal(tuple(roles), tuple(extras))
     if word == "tap":
@@ -129,4 +141,4 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
         if rest:
             raise InputError("timeout takes nothing after it")
         return Timeout()
-    raise InputError(f"unknown input {word!r}: use deal, say, tap, foul, leave, extend or timeout")
+    raise InputError(f"unknown input {shown(word)}: use deal, say, tap, foul, leave, extend or timeout")

@@ -22,6 +22,22 @@ VARIANT_NAMES = ("classic", "sverige", "hungariq", "grundregeln")
 DAY_COMMANDS = frozenset({"nominate", "revoke", "cancel", "end_speech"})
 
 
+# A seat number has at most this many digits: longer ones are no seat at any table, and int()
+# refuses numbers of more than 4,300 digits with a ValueError nobody would understand.
+MAX_SEAT_DIGITS = 4
+
+
+def seat_number(token: str) -> int | None:
+    """A seat number written in decimal digits of any script (3, ٣, ３), or None.
+
+    Superscripts and other "digits" that are no decimal digits (³ is AltGr+3 on a German
+    keyboard), signs, spaces and overlong numbers are None, never an exception.
+    """
+    if not isinstance(token, str) or not 0 < len(token) <= MAX_SEAT_DIGITS or not token.isdecimal():
+        return None
+    return int(token)
+
+
 def voices_dir() -> Path:
     env = os.environ.get("NARRATOR_VOICES")
     if env:
@@ -204,9 +220,8 @@ class Voice:
         return matchers
 
     def to_number(self, token: str) -> int | None:
-        if token.isdigit():
-            return int(token)
-        return self._word_to_number.get(token)
+        n = seat_number(token)
+        return n if n is not None else self._word_to_number.get(token)
 
     def parse(self, text: str, only: set[str] | None = None) -> Command | Malformed | None:
         """A heard sentence as a Command, a Malformed attempt at one, or None for ordinary talk."""

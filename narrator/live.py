@@ -11,6 +11,7 @@ narrator's own voice.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import threading
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ from .flow.events import Event, Timeout
 from .inputs import InputError, Talk
 from .journal import Journal
 from .session import Session
+
+log = logging.getLogger(__name__)
 
 
 class Output(Protocol):
@@ -172,13 +175,20 @@ class LiveSession:
             if isinstance(e, (Say, Tell, Reject)):
                 text = self.voice.render(e.line, e.args)
             for out in self.outputs:
-                out.handle(e, text)
+                self._show(out, e, text)
+
+    @staticmethod
+    def _show(out, effect: Effect, text: str | None) -> None:
+        try:
+            out.handle(effect, text)
+        except Exception:  # noqa: BLE001 — one output's failure must not cost the others (or the timer) this effect
+            log.exception("output %s failed on %s", type(out).__name__, effect)
 
     def _answer(self, answer: Answer, detail: str | None = None) -> None:
         text = self.voice.render(answer.line, answer.args) if answer.line in self.voice.lines else (detail or answer.line)
         effect = Reject(answer.line, answer.args, answer.seat)
         for out in self.outputs:
-            out.handle(effect, text)
+            self._show(out, effect, text)
 
     # ------------------------------------------------------------------ timers
     def _start_timer(self, t: Timer) -> None:

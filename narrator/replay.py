@@ -9,7 +9,7 @@ from . import protocol
 from .config import Config
 from .flow.effects import Reject
 from .flow.events import Deal
-from .inputs import InputError, Talk
+from .inputs import InputError, Talk, shown
 from .session import Session
 
 
@@ -50,7 +50,7 @@ def replay(text: str, config: Config, out: IO[str] | None = None, name: str = "<
             continue
         if isinstance(item, Talk):
             # a recogniser delivers only commands; a typed sentence that is none is worth a word
-            result.notes.append(f"{name}:{number}: no command in {item.text!r}; taken as table talk")
+            result.notes.append(f"{name}:{number}: no command in {shown(item.text)}; taken as table talk")
             continue
         if not dealt and not isinstance(item, Deal) and session.game.state == "setup":
             auto = session.dealing_event()

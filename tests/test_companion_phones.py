@@ -55,7 +55,8 @@ def test_a_phone_that_reconnects_mid_night_is_back_where_the_game_is():
             assert back.screen["step"] == "sheriff_checks" == phones[SHERIFF].screen["step"]
             assert back.screen["epoch"] == phones[SHERIFF].screen["epoch"] > sheriff_before["epoch"]
             notes = [f["text"] for _, f, _ in back.frames if f["t"] == "note"]
-            assert notes == ["Player 4 IS the Sheriff."], "his check result is not lost"
+            assert notes == [""], "a finished step's answer is never shown by itself again"
+            assert back.checks == ["Night 1: Player 4 IS the Sheriff."], "it is kept, held down with his role"
             # he taps on as before: the sequence numbers carry on across the reconnect
             ack = await back.tap(7)
             assert ack["ok"]

@@ -77,7 +77,7 @@ def test_a_hungarian_table_gets_hungarian_pages_and_frames():
     phone, host, screen = asyncio.run(pages_and_night(cfg))
     assert '<html lang="hu">' in phone
     assert words_in(phone)["seat"] == "{seat}. szék"
-    assert words_in(host)["host_start"] == "Indítás (osztás) a hiányzó telefonok nélkül"
+    assert words_in(host)["host_start"] == "Nulladik éjszaka indítása most"
     step = load_voice("hu").render("step_inspector_meets", {})
     assert screen["phase"] == f"Éjszaka: {step}. Mindenki koppintson egy számra."
 

@@ -42,7 +42,7 @@ def test_bad_values_name_their_line():
     assert "club.toml:2: language: unknown language 'xx'; one of en, ru, sv, hu, de" in got
     assert "club.toml:3: seats: classic is played with 10 to 20 seats, not 9" in got
     assert "club.toml:5: timers.speech: must be at least 5, not 0" in got
-    assert "club.toml:7: voice.output: must be one of text, speech, not 'loud'" in got
+    assert "club.toml:7: voice.output: must be one of auto, text, speech, not 'loud'" in got
 
 
 def test_a_toml_syntax_error_names_the_line():
@@ -69,4 +69,16 @@ def test_voice_rate_and_volume_per_language():
     assert cfg.section("voice")["rate"] == 140 and cfg.section("voice")["voice"] == "ru"
     assert cfg.section("voice")["volume"] == 1.0          # [voice.de] is for a German game
     assert problems('variant = "classic"\nlanguage = "en"\n[voice.en]\npitch = 3\n') == [
-        "club.toml:4: voice.en.pitch: unknown key; per-language keys are voice, rate, volume"]
+        "club.toml:4: voice.en.pitch: unknown key; per-language keys are engine, voice, rate, volume"]
+
+
+def test_the_narrator_speaks_when_it_can_and_masks_the_night_softly_by_default():
+    voice = default_config().section("voice")
+    assert voice["output"] == "auto" and voice["engine"] == "espeak" and 0 < voice["ambience"] <= 0.2
+    assert problems('variant = "classic"\nlanguage = "en"\n[voice]\nambience = 1.5\n') == [
+        "club.toml:4: voice.ambience: must be at most 1, not 1.5"]
+    assert problems('variant = "classic"\nlanguage = "en"\n[voice]\nengine = "festival"\n') == [
+        "club.toml:4: voice.engine: must be one of espeak, piper, not 'festival'"]
+    cfg = parse_config('variant = "classic"\nlanguage = "ru"\n[voice.ru]\nengine = "piper"\nvoice = "ru_RU-irina-medium"\n',
+                       "club.toml")
+    assert cfg.section("voice")["engine"] == "piper" and cfg.section("voice")["voice"] == "ru_RU-irina-medium"

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from ..flow.effects import Record, Reject, Say, Tell, Timer
 from ..flow.events import EndSpeech, Foul, Nominate, Revoke, Tap, event_to_dict
 from ..language import load_voice
+from ..rules.roles import TEAM_OF
 
 log = logging.getLogger("narrator.companion")
 
@@ -34,6 +35,9 @@ FRAME = 1024  # every phone frame is padded to a multiple of this many bytes
 ANSWER_WAIT = 2.0  # seconds: a core answer later than this is replaced by a neutral one
 HOST_TRIES = 5  # wrong PINs before the host login locks for HOST_LOCK seconds
 HOST_LOCK = 30.0
+ROLE_FRAME = 4096  # role frames carry a seat's own checks too: padded larger, to the table's longest
+# the core's private lines that are a seat's night findings, kept for its held-down "my checks"
+CHECK_LINES = ("check_", "watch_", "blocked_no_result")
 
 
 def pad(frame: dict, size: int = FRAME) -> str:
@@ -123,15 +127,28 @@ class Hub:
         self.winner_text: str | None = None  # the winner as the narrator announced it
         # set when every seat has a phone, or when the host presses Start: the deal may come now
         self.table_ready = asyncio.Event()
+        # each seat's night findings, {(night, step): text}: shown only inside the held-down role area
+        self.checks: dict[int, dict[tuple[int, str], str]] = {s: {} for s in seats}
+        self._role_size = ROLE_FRAME
+        self._roles_epoch = -1
+        self._sig: tuple | None = None
+        self._caption_before: str | None = None
+        # the ready phase between the deal and night zero: roles the adapter dealt, seats that saw theirs
+        self.dealt: dict[int, str] | None = None
+        self.cards_deal = False
+        self.ready: set[int] = set()
+        self.all_ready = asyncio.Event()
+        # after the result the pages stay served until the host closes the game
+        self.closed = asyncio.Event()
 
     # ------------------------------------------------------------------ sending
     @property
     def game(self):
         return self.live.game
 
-    def _send(self, seat: int, frame: dict, delay: float | None = None) -> None:
+    def _send(self, seat: int, frame: dict, delay: float | None = None, size: int = FRAME) -> None:
         conn = self.phones.get(seat)
-        text = pad(frame)
+        text = pad(frame, size)
         if self.record_sent:
             self.sent.append(Sent(seat, self._batch, frame["t"], len(text.encode("utf-8")), delay))
         if conn is not None:
@@ -164,11 +181,15 @@ class Hub:
         ballot = self.ballot() if self.votes_on_phones else None
         return ballot if ballot is not None else (None, [])
 
-    def screen_frame(self, seat: int) -> dict:
+    def screen_frame(self, seat: int, remaining: float | None = None) -> dict:
         g = self.game
         view = g.public_view()
         ask, choices = self._ask()
+        if ask is not None and g.state not in ("night", "setup") and not self._may_tap(seat):
+            ask, choices = None, []  # by day a seat the vote does not call on gets no buttons
         step = g.step
+        if self.dealt is not None and g.state == "setup":
+            ask = "ready"  # the deal is out: each phone says when its player has seen the role
         return {
             "t": "screen",
             "epoch": self.epoch,
@@ -177,19 +198,52 @@ class Hub:
             "step": step.name if step is not None else None,
             "phase": self.phase_text(),
             "alive": view["alive"],
-            "nominations": view["nominations"],
+            "nominations": self._nominations(view),
             "speaker": view["speaker"],
             "fouls": {str(s): n for s, n in view["fouls"].items()},
             "ask": ask,
             "choices": choices,
             "caption": self.caption,
-            "timer": self.timer_seconds if self.timer_name else 0,
+            "timer": self._remaining() if remaining is None else remaining,
             "paused": bool(self.live.paused),
             "winner": view.get("winner"),
+            "outcome": self._outcome(seat, view),
+            "winner_text": self.phase_winner() if g.state == "over" else None,
+            "seats": self.config.seats,
+            "ready": sorted(self.ready) if self.dealt is not None and g.state == "setup" else None,
             "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
             "role_names": self._role_names(view),
             "you": seat,
         }
+
+    # states in which the day's nominations are still in play (not the night, not after the vote)
+    NOMINATION_STATES_OFF = ("setup", "night", "last_words", "kamikaze", "over")
+
+    def _nominations(self, view: dict) -> list[int]:
+        return [] if view["state"] in self.NOMINATION_STATES_OFF else list(view["nominations"])
+
+    def _remaining(self) -> float:
+        """The server's time left on the running clock (frozen while paused): the phones show this."""
+        if not self.timer_name:
+            return 0
+        left = self.live.timer_remaining()
+        return round(left, 1) if left is not None else 0
+
+    def _may_tap(self, seat: int) -> bool:
+        g = self.game
+        if g.state == "kamikaze":
+            return seat == g.awaiting()[1].get("seat")
+        return seat in g.alive or seat in self._called_voters()
+
+    def _outcome(self, seat: int, view: dict) -> str | None:
+        """"won", "lost" or "draw" for this seat's player once the game is over."""
+        winner = view.get("winner")
+        roles = view.get("roles")
+        if winner is None or not roles:
+            return None
+        if winner not in ("town", "mafia", "maniac"):
+            return "draw"
+        return "won" if TEAM_OF.get(roles.get(seat, "citizen")) == winner or roles.get(seat) == winner else "lost"
 
     # ------------------------------------------------------------------ words in the table's language
     def word(self, key: str, **args) -> str:
@@ -206,8 +260,7 @@ class Hub:
         g = self.game
         voice = self.live.voice
         if g.state == "over":
-            winner = self.winner_text or self.word("winner_" + str(g.winner))
-            return self.word("state_over", winner=winner)
+            return self.word("state_over", winner=self.phase_winner())
         if g.state == "night":
             step = g.step
             if step is None:
@@ -219,6 +272,9 @@ class Hub:
         text = self.word("state_" + g.state, seat=self._subject())
         speaker = g.floor
         return self.word("speaking", phase=text, seat=speaker) if speaker is not None else text
+
+    def phase_winner(self) -> str:
+        return self.winner_text or self.word("winner_" + str(self.game.winner))
 
     def _subject(self):
         """The one player the current day state is about (the accused, the called name, the
@@ -245,7 +301,23 @@ class Hub:
         # with physical cards the core knows a seat's role only once the cards have shown themselves
         known = g.state != "setup" and not (g.cards and not g.cards_recorded)
         role = g.role(seat) if known else None
-        return {"t": "role", "role": role, "role_name": self._role_name(role)}
+        if g.state == "setup" and self.dealt is not None and not self.cards_deal:
+            role = self.dealt.get(seat, "citizen")  # dealt by the adapter, not yet given to the core
+        checks = [self.word("night_finding", night=night, text=text) for (night, _), text in self.checks[seat].items()]
+        return {"t": "role", "role": role, "role_name": self._role_name(role), "checks": checks}
+
+    def _role_text(self, seat: int) -> str:
+        """A role frame padded to the table's role size, the same for every seat (grown if needed)."""
+        return pad(self.role_frame(seat), self._role_size)
+
+    def _send_roles(self) -> None:
+        """Every seat's role frame (with its checks), all the same size, in one batch."""
+        frames = {s: self.role_frame(s) for s in self.seats()}
+        longest = max(len(json.dumps(f, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) for f in frames.values())
+        while self._role_size < longest + 16:
+            self._role_size += FRAME
+        for s, f in frames.items():
+            self._send(s, f, size=self._role_size)
 
     def _role_name(self, role: str | None) -> str | None:
         if role is None:
@@ -260,16 +332,20 @@ class Hub:
         return {
             "t": "host",
             "seats": self.config.seats,
-            "view": {k: (dict((str(a), b) for a, b in v.items()) if isinstance(v, dict) else v) for k, v in view.items()},
+            "view": {k: (dict((str(a), b) for a, b in v.items()) if isinstance(v, dict) else v) for k, v in view.items()}
+            | {"nominations": self._nominations(view)},
             "step": g.step.name if g.step is not None else None,
             "phase": self.phase_text(),
             "role_names": self._role_names(view),
             "ballot": self.ballot(),
             "caption": self.caption,
             "timer": self.timer_name,
-            "remaining": round(remaining, 1) if remaining is not None else None,
+            "remaining": round(remaining, 1) if remaining is not None and self.timer_name else None,
             "paused": bool(self.live.paused),
             "phones": sorted(s for s, c in self.phones.items() if not c.closed),
+            "ready": sorted(self.ready) if self.dealt is not None and g.state == "setup" else None,
+            "winner_text": self.phase_winner() if g.state == "over" else None,
+            "closed": self.closed.is_set(),
             "awaiting": self.live.session.awaiting_text(),
         }
 
@@ -286,17 +362,34 @@ class Hub:
             self.caption = text or ""
             self._dirty = True
         elif isinstance(effect, Tell):
+            if self.game.state == "night" and effect.line.startswith(CHECK_LINES):
+                step = self.game.step
+                self.checks[effect.seat][(self.game.night_no, step.name if step else "")] = text or ""
             self._private_line(effect.seat, text or "", True)
         elif isinstance(effect, Reject):
             self._last_reject = (False, text or "")
             if effect.seat is None:
-                self.caption = text or ""  # public: the narrator says it to the whole table
+                # public, unless the record that follows shows it refused a phone's tap (then it is his alone)
+                self._caption_before = self.caption
+                self.caption = text or ""
                 self._dirty = True
             else:
                 self._private_line(effect.seat, text or "", False)
         elif isinstance(effect, Record):
             self._record(effect.entry)
+        self._new_screen()
         self._schedule_flush()
+
+    def _new_screen(self) -> None:
+        """A new screen id whenever what the phones may answer changes (a new ballot, a new step):
+        taps and answers name the screen they belong to, and the pages drop any other screen's."""
+        g = self.game
+        ask, choices = self._ask()
+        sig = (g.state, g.day, g.step.name if g.step is not None else None, ask, tuple(choices), g.awaiting()[0])
+        if sig != self._sig:
+            self._sig = sig
+            self.epoch += 1
+            self._dirty = True
 
     def _private_line(self, seat: int, text: str, ok: bool) -> None:
         cur = self._current
@@ -314,9 +407,11 @@ class Hub:
             if queue and queue[0].event == ev:
                 p = queue.popleft()
                 if kind == "rejected" and self._last_reject is not None:
-                    # the refusal came just before this record: it answers this tap
+                    # the refusal came just before this record: it answers this tap, and only its phone
                     ok, text = self._last_reject
                     self._private = [x for x in self._private if not (x[0] == seat and x[1] == text)]
+                    if self._caption_before is not None:
+                        self.caption = self._caption_before
                     p.answers.append((ok, text))
                     self._resolve(p)
                 else:
@@ -324,6 +419,7 @@ class Hub:
                     # every effect of this event is dispatched before the loop runs this
                     self.live.loop.call_soon(self._resolve, p)
             self._last_reject = None
+            self._caption_before = None
         elif kind == "deal":
             self._deal_roles = True  # each phone learns its own role, all in the same moment
             self._dirty = True
@@ -333,6 +429,9 @@ class Hub:
             self._dirty = True
         elif kind == "phase" and entry.get("phase") == "night":
             self.notes.clear()
+            self._dirty = True
+        elif kind == "phase" and entry.get("phase") == "day":
+            self.notes.clear()  # a night answer is never shown again by itself, only held down
             self._dirty = True
 
     def _resolve(self, p: Pending) -> None:
@@ -350,29 +449,36 @@ class Hub:
         """Send what one dispatch changed, to every phone at once."""
         self._flush_scheduled = False
         self._batch += 1
-        if self._deal_roles:
+        roles_due = self._deal_roles or (self._dirty and self._roles_epoch != self.epoch and self.game.state != "setup")
+        if roles_due:
+            # at every new screen all seats get their role frame, the same size at the same moment:
+            # it carries the findings of a finished step into the held-down area and nobody's phone differs
             self._deal_roles = False
-            for s in self.seats():
-                self._send(s, self.role_frame(s))
+            self._roles_epoch = self.epoch
+            self._send_roles()
         if self._private:
             private, self._private = self._private, []
             for seat, text, ok in private:
                 for s in self.seats():
                     if s == seat:
-                        frame = {"t": "note", "ok": ok, "text": text}
+                        frame = {"t": "note", "ok": ok, "text": text, "epoch": self.epoch}
                         self.notes[s] = frame
                     else:
-                        frame = {"t": "note", "ok": True, "text": ""}
+                        frame = {"t": "note", "ok": True, "text": "", "epoch": self.epoch}
                     self._send(s, frame)
         if self._dirty:
             self._dirty = False
+            remaining = self._remaining()  # once: every seat's frame says the same time
             for s in self.seats():
-                self._send(s, self.screen_frame(s))
+                self._send(s, self.screen_frame(s, remaining))
             self._send_hosts()
 
     # ------------------------------------------------------------------ phones (loop thread)
     def hello(self, conn: Conn, msg: dict) -> bool:
         """A phone or host screen introduces itself; False: refused (the server closes it)."""
+        if not isinstance(msg, dict):
+            self.refuse("bad hello", None)
+            return False
         if msg.get("t") == "host":
             return self._host_login(conn, msg.get("pin"))
         token = msg.get("token")
@@ -387,10 +493,14 @@ class Hub:
         conn.seat = seat
         self.phones[seat] = conn
         conn.send(pad({"t": "welcome", "seat": seat, "n": self.last_n[seat], "ack_ms": int(self.ack_delay * 1000)}))
-        conn.send(pad(self.role_frame(seat)))
+        conn.send(self._role_text(seat))
         conn.send(pad(self.screen_frame(seat)))
-        # always a note, empty when there is none: the frames of a reconnect do not depend on the role
-        conn.send(pad(self.notes.get(seat, {"t": "note", "ok": True, "text": ""})))
+        # always a note, empty when there is none: the frames of a reconnect do not depend on the role;
+        # a private answer comes back only within its own step (afterwards it is held down, in the role frame)
+        note = self.notes.get(seat)
+        if note is None or note.get("epoch") != self.epoch or self.game.state != "night":
+            note = {"t": "note", "ok": True, "text": "", "epoch": self.epoch}
+        conn.send(pad(note))
         if len(self.phones) == self.config.seats:
             self.table_ready.set()
         self._send_hosts()
@@ -433,6 +543,8 @@ class Hub:
             return self.refuse("not an object", conn.seat)
         if conn.host:
             return self._host_action(conn, msg)
+        if msg.get("t") == "ready":
+            return self._ready(conn.seat)
         if msg.get("t") != "tap":
             return self.refuse("unknown message", conn.seat)
         await self._tap(conn, msg)
@@ -499,9 +611,10 @@ class Hub:
                 self.pending[seat].remove(sent)  # never matched: it must not hold up the next taps
         ok = all(a[0] for a in answers)
         text = " ".join(a[1] for a in answers) or self._line("companion_tap_taken", "Your tap is in.")
-        frame = {"t": "ack", "n": n, "ok": ok, "text": text}
+        # the screen this tap was made on: a page drops an answer for any other screen
+        frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": epoch if _is_int(epoch) else self.epoch}
         if night and answers:
-            self.notes[seat] = {"t": "note", "ok": ok, "text": text}
+            self.notes[seat] = {"t": "note", "ok": ok, "text": text, "epoch": frame["epoch"]}
         self._send(seat, frame, delay=loop.time() - arrived)
 
     def _called_voters(self) -> list[int]:
@@ -526,7 +639,11 @@ class Hub:
             self.live.submit_control(what)
             return
         if what == "start":
-            self.table_ready.set()
+            self.start()
+            return
+        if what == "close":
+            if self.game.state == "over":
+                self.close_game()
             return
         event = None
         if what == "nominate" and _is_int(seat):
@@ -540,6 +657,43 @@ class Hub:
         if event is None:
             return self.refuse("unknown host action", None)
         self.live.submit_event(event, source="companion-host")
+
+
+    # ------------------------------------------------------------------ ready phase and closing
+    def start(self) -> None:
+        """The host starts: the deal now if it waits for phones, night zero now if it waits for Ready."""
+        if self.dealt is not None:
+            self.all_ready.set()
+        self.table_ready.set()
+
+    def show_deal(self, roles: dict[int, str] | None, cards: bool = False) -> None:
+        """The adapter's deal, before the core has it: each phone shows its role and asks Ready."""
+        self.dealt = dict(roles or {})
+        self.cards_deal = cards
+        self.ready.clear()
+        self.epoch += 1
+        self._deal_roles = True
+        self._dirty = True
+        self._schedule_flush()
+
+    def _ready(self, seat: int) -> None:
+        if self.dealt is None or self.game.state != "setup":
+            return self.refuse("not asking ready", seat)
+        if seat not in self.ready:
+            self.ready.add(seat)
+            self._dirty = True
+            self._schedule_flush()
+        if len(self.ready) == self.config.seats:
+            self.all_ready.set()
+
+    def close_game(self) -> None:
+        """After the result: every page is told the game is closed, then the server may stop."""
+        frame = {"t": "closed", "text": self.word("game_closed")}
+        for s in self.seats():
+            self._send(s, frame)
+        for conn in list(self.hosts):
+            conn.send(json.dumps(frame, ensure_ascii=False))
+        self.closed.set()
 
 
 def _is_int(v) -> bool:

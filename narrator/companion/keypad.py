@@ -10,6 +10,7 @@ screen (a Tell), never spoken.
 from __future__ import annotations
 
 from ..flow.events import Tap
+from ..language import seat_number
 
 # What the narrator reads out before the first night when the keypad is used (the sound of keys
 # must not tell which step has a living player): see docs/companion.md.
@@ -31,7 +32,7 @@ class KeypadInput:
     def key(self, key: str) -> bool:
         """One key as a keyboard reports it ('7', 'KP_7', 'Enter', 'KP_Enter', 'BackSpace')."""
         k = key[3:] if key.startswith("KP_") else key
-        if len(k) == 1 and k.isdigit():
+        if len(k) == 1 and k.isdecimal():
             self._digits = (self._digits + k)[-3:]
             return True
         if k in ("Enter", "Return", "\n", "\r"):
@@ -47,12 +48,14 @@ class KeypadInput:
 
         Anything else (day commands, words) returns False so the console can handle it.
         """
-        text = text.strip()
-        if not text.isdigit() or self.live.loop is None:
+        # only decimal digits make a seat: ³ (AltGr+3) or a 4,300-digit number is left to the
+        # console, which answers it, instead of raising in the thread that reads the keyboard
+        target = seat_number(text.strip())
+        if target is None or self.live.loop is None:
             return False
         if self.live.game.state != "night":
             return False
-        self.live.loop.call_soon_threadsafe(self._taps, int(text))
+        self.live.loop.call_soon_threadsafe(self._taps, target)
         return True
 
     def _taps(self, target: int) -> None:

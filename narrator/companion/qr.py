@@ -60,16 +60,25 @@ def svg_qr(data: str) -> str:
     return text[text.index("<svg"):]
 
 
-def seats_page(urls: dict[int, str], players: dict[int, str]) -> str:
+def _english(key: str, **args) -> str:
+    from ..language import load_voice
+
+    return load_voice("en").phone[key].format(**args)
+
+
+def seats_page(urls: dict[int, str], players: dict[int, str], word=_english, lang: str = "") -> str:
+    """The printable cards, worded in the table's language (`word(key, **args)`: a [phone] string)."""
     cards = []
+    hint = html.escape(word("card_hint"))
     for seat, url in sorted(urls.items()):
         name = html.escape(players.get(seat, ""))
         cards.append(
-            f'<div class="card"><h2>Seat {seat}</h2><p>{name}</p>{svg_qr(url)}'
-            "<p class=\"hint\">Scan with your phone's camera. Keep this card to yourself.</p></div>"
+            f'<div class="card"><h2>{html.escape(word("card_seat", seat=seat))}</h2><p>{name}</p>{svg_qr(url)}'
+            f'<p class="hint">{hint}</p></div>'
         )
+    lang_attr = f' lang="{html.escape(lang)}"' if lang else ""
     return (
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>narrator: seats</title><style>"
+        f"<!doctype html><html{lang_attr}><head><meta charset=\"utf-8\"><title>{html.escape(word('cards_title'))}</title><style>"
         "body{font-family:sans-serif}.card{display:inline-block;width:30%;margin:1%;padding:1em;"
         "border:1px dashed #888;text-align:center;page-break-inside:avoid}.card svg{width:60%;height:auto}"
         ".hint{font-size:small;color:#555}</style></head><body>"
@@ -78,7 +87,7 @@ def seats_page(urls: dict[int, str], players: dict[int, str]) -> str:
     )
 
 
-def write_seats_page(config, urls: dict[int, str]) -> Path:
+def write_seats_page(config, urls: dict[int, str], word=_english) -> Path:
     """The printable page, readable by this user only: it holds every seat's secret."""
     given = config.section("companion")["seats_page"]
     if given:
@@ -90,5 +99,5 @@ def write_seats_page(config, urls: dict[int, str]) -> Path:
         path = Path(name)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(seats_page(urls, config.players))
+        f.write(seats_page(urls, config.players, word, config.language))
     return path

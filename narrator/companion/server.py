@@ -22,12 +22,14 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from . import qr
+from ..flow.events import Deal
 from .hub import Conn, Hub
 
 log = logging.getLogger("narrator.companion")
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # bytes: nothing a phone legitimately sends is longer
 HELLO_WAIT = 10.0
+IDLE_AFTER_GAME = 600.0  # seconds without any phone or host screen after the game: the server closes
 
 # The pages hold a seat's token in memory: nothing may cache them or leak their address onwards.
 HEADERS = {
@@ -163,6 +165,51 @@ class Companion:
         except asyncio.TimeoutError:
             return False
 
+    async def deal_when_ready(self, events) -> None:
+        """Show the deal on the phones, wait until every seat is ready (or the host starts), then
+        give it to the core: night zero begins."""
+        deal = next((e for e in events if isinstance(e, Deal)), None)
+        if deal is not None:
+            self.hub.show_deal(None if deal.cards else dict(deal.roles), cards=deal.cards)
+            await self.hub.all_ready.wait()
+        for ev in events:
+            self.hub.live.submit_event(ev, source="companion")
+
+    async def keep_result(self, live, console=None, limit: float | None = None, idle: float = IDLE_AFTER_GAME) -> None:
+        """After the game: serve the result until the host closes it, `quit` is typed, nobody has been
+        connected for `idle` seconds, or `limit` seconds have passed ([companion] keep_result)."""
+        hub = self.hub
+        limit = float(hub.config.section("companion")["keep_result"]) if limit is None else limit
+        if console is not None:
+            console.print(hub.word("announce_result"))
+        loop = asyncio.get_running_loop()
+        end = loop.time() + limit
+        last_seen = loop.time()
+
+        async def quit_typed() -> None:
+            while True:
+                kind, what, _ = await live.queue.get()
+                if kind == "control" and what == "quit":
+                    return
+                if kind == "control" and callable(what):
+                    what()
+
+        typed = asyncio.ensure_future(quit_typed())
+        closed = asyncio.ensure_future(hub.closed.wait())
+        try:
+            while loop.time() < end and not typed.done() and not closed.done():
+                if hub.phones or hub.hosts:
+                    last_seen = loop.time()
+                elif loop.time() - last_seen > idle:
+                    break
+                await asyncio.wait({typed, closed}, timeout=min(1.0, max(0.01, end - loop.time())))
+        finally:
+            typed.cancel()
+            closed.cancel()
+        if not hub.closed.is_set():
+            hub.close_game()
+        await asyncio.sleep(0.2)  # let the "closed" frames leave before the server stops
+
     async def stop(self) -> None:
         self.server.should_exit = True
         with contextlib.suppress(asyncio.CancelledError, SystemExit):
@@ -174,12 +221,14 @@ class Companion:
     def announce(self, out=None, qr_codes: bool = True) -> None:
         """The join QR codes and the host screen's address for the narrator's terminal."""
         out = out or sys.stdout
+        word = self.hub.word  # the table's language, like everything else the table reads
         if qr_codes:
             for seat in sorted(self.urls):
-                out.write(f"Seat {seat}: scan to join\n{qr.terminal_qr(self.urls[seat])}\n")
+                out.write(f"{word('announce_seat', seat=seat)}\n{qr.terminal_qr(self.urls[seat])}\n")
         if self.seats_page is not None:
-            out.write(f"Printable seat cards (one QR per seat): {self.seats_page}\n")
-        out.write(f"Host screen: {self.host_url}  PIN {self.pin}\n")
+            out.write(word("announce_cards", path=self.seats_page) + "\n")
+        out.write(word("announce_host", url=self.host_url, pin=self.pin) + "\n")
+        out.write(word("announce_ready") + "\n")
         out.flush()
 
 
@@ -260,6 +309,6 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     live.outputs.append(hub)
     handle = Companion(hub, server, task, sock, qr.base_url(config, host, sock.getsockname()[1]))
     if announce:
-        handle.seats_page = qr.write_seats_page(config, handle.urls)
+        handle.seats_page = qr.write_seats_page(config, handle.urls, hub.word)
         handle.announce(out)
     return handle

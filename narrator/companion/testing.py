@@ -52,6 +52,7 @@ class Phone:
         self.screen: dict | None = None
         self.seat: int | None = None
         self.role: str | None = None
+        self.checks: list[str] = []  # the seat's own night findings, as the held-down role area shows them
         self.n = 0
         self.ws = None
         self._reader: asyncio.Task | None = None
@@ -74,6 +75,7 @@ class Phone:
                     self.n = max(self.n, frame["n"])
                 elif t == "role":
                     self.role = frame["role"]
+                    self.checks = frame.get("checks", [])
                 elif t == "screen":
                     self.screen = frame
                 elif t == "ack":

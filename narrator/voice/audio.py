@@ -61,7 +61,8 @@ def _sd():
     try:
         import sounddevice as sd
     except OSError as exc:  # PortAudio itself is missing
-        raise AudioUnavailable(f"no audio system (PortAudio: {exc}); {FALLBACK}") from None
+        raise AudioUnavailable(f"no audio system (PortAudio: {exc}); install it with scripts/install.sh "
+                               f"or sudo apt-get install libportaudio2; {FALLBACK}") from None
     return sd
 
 
@@ -82,6 +83,7 @@ def resolve_device(spec: str, kind: str) -> int | None:
     """The device index for a config value (empty: the system default); a clear error when absent."""
     sd = _sd()
     what = "microphone" if kind == "input" else "speaker"
+    key = "[input] microphone" if kind == "input" else "[voice] device"
     channels = "max_input_channels" if kind == "input" else "max_output_channels"
     try:
         devices = sd.query_devices()
@@ -92,7 +94,8 @@ def resolve_device(spec: str, kind: str) -> int | None:
         try:
             sd.query_devices(kind=kind)
         except Exception:  # noqa: BLE001
-            raise AudioUnavailable(f"no {what} found (no default {kind} device); {FALLBACK}") from None
+            raise AudioUnavailable(f"no {what} found (no default {kind} device); connect one, or name it in {key} "
+                                  f"(narrator devices lists them); {FALLBACK}") from None
         return None
     if spec.isdigit():
         i = int(spec)

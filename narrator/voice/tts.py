@@ -65,7 +65,8 @@ class Renderer:
 
                 driver.print = lambda *args, **kwargs: None
             except Exception as exc:  # noqa: BLE001 - pyttsx3 raises whatever its driver raised
-                raise AudioUnavailable(f"text to speech is unavailable (espeak-ng: {exc}); {FALLBACK}") from None
+                raise AudioUnavailable(f"text to speech is unavailable (espeak-ng: {exc}); install it with scripts/install.sh "
+                                       f"or sudo apt-get install espeak-ng libespeak-ng1; {FALLBACK}") from None
             self._engine.setProperty("voice", self.voice_id)
             self._engine.setProperty("rate", self.rate)
             self._engine.setProperty("volume", self.volume)

@@ -1,0 +1,95 @@
+"""A sound card made of files for the end-to-end voice tests: ALSA's file plugin in front of its
+null device, through the real sounddevice → PortAudio → ALSA path.
+
+The null device takes samples as fast as they come (hundreds of times real time), so both ends
+are FIFOs that the test reads and feeds at the pace of a real card: the speaker is paced by its
+reader, the microphone by its writer."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+SPEAKER_RATE = 22050  # the narrator's output stream
+
+
+def asoundrc(home: Path, speaker: Path, microphone: Path) -> None:
+    (home / ".asoundrc").write_text(
+        "pcm.!default {\n  type asym\n"
+        f'  playback.pcm {{ type file; slave.pcm "null"; file "{speaker}"; format "raw" }}\n'
+        f'  capture.pcm  {{ type file; slave.pcm "null"; file "/dev/null"; infile "{microphone}"; format "raw" }}\n'
+        "}\n")
+
+
+class Speaker:
+    """Reads what the narrator plays, in real time, keeping every sample with the time it left."""
+
+    def __init__(self, path: Path, rate: int = SPEAKER_RATE):
+        os.mkfifo(path)
+        self.fd = os.open(path, os.O_RDWR)  # ALSA's open for writing does not block
+        self.rate = rate
+        self.chunks: list[tuple[float, bytes]] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        size = self.rate * 2 // 50  # 20 ms
+        next_at = time.monotonic()
+        while not self.stop.is_set():
+            try:
+                data = os.read(self.fd, size)
+            except OSError:
+                return
+            self.chunks.append((time.monotonic(), data))
+            next_at += len(data) / (2 * self.rate)
+            time.sleep(max(0.0, next_at - time.monotonic()))
+
+    def samples(self, since: float = 0.0, until: float = float("inf")) -> np.ndarray:
+        raw = b"".join(d for t, d in list(self.chunks) if since <= t < until)
+        return np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2")
+
+    def seconds(self) -> float:
+        return sum(len(d) for _, d in list(self.chunks)) / (2 * self.rate)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=2)
+        os.close(self.fd)
+
+
+class Microphone:
+    """A FIFO as ALSA's capture file, fed in real time: silence, or whatever is queued in `say`."""
+
+    def __init__(self, path: Path, rate: int = 16000):
+        os.mkfifo(path)
+        self.fd = os.open(path, os.O_RDWR)
+        self.rate = rate
+        self.say: list[np.ndarray] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        block = self.rate // 50
+        pending = np.zeros(0, np.int16)
+        next_at = time.monotonic()
+        while not self.stop.is_set():
+            if not len(pending) and self.say:
+                pending = self.say.pop(0)
+            chunk, pending = (pending[:block], pending[block:]) if len(pending) else (np.zeros(block, np.int16), pending)
+            try:
+                os.write(self.fd, chunk.astype("<i2").tobytes())
+            except OSError:
+                return
+            next_at += block / self.rate
+            time.sleep(max(0.0, next_at - time.monotonic()))
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=2)
+        os.close(self.fd)

@@ -1,0 +1,79 @@
+"""The README's first command on a fresh machine: `narrator play` with no options speaks when a
+speaker exists ([voice] output = "auto"), and otherwise narrates in text with one line saying why
+and what fixes it. An English table without a Vosk model hears with PocketSphinx and is told once,
+in the terminal, what gives better ears."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+import numpy as np
+
+from alsa_support import Microphone, Speaker, asoundrc
+from narrator.config import default_config
+from voice_support import need, need_module
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_without_a_speaker_the_game_narrates_in_text_and_says_why_in_one_line(monkeypatch):
+    from types import SimpleNamespace
+
+    import narrator.cli as cli
+    from narrator.voice import audio
+
+    def no_device(*args, kind=None):
+        if kind is not None:  # PortAudio lists nothing and has no default device
+            raise RuntimeError("Error querying device -1")
+        return []
+
+    monkeypatch.setattr(audio, "_sd", lambda: SimpleNamespace(query_devices=no_device))
+    err = Console(record=True, width=300, stderr=True)
+    monkeypatch.setattr(cli, "err", err)
+    live = SimpleNamespace(config=default_config(), narrating=None)
+    outputs = cli._outputs(live, default_config().section("voice")["output"], Console(record=True))
+    said = err.export_text().strip().splitlines()
+    assert len(outputs) == 1  # the console only
+    assert said == ["narrating as text: no speaker found (no default output device); connect one, "
+                    "or name it in [voice] device (narrator devices lists them)"]
+
+
+def test_narrator_play_with_no_options_speaks_and_points_to_better_ears(tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
+         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
+    need("espeak-ng", shutil.which("espeak-ng") is not None, "apt-get install espeak-ng")
+    speaker = Speaker(tmp_path / "speaker.raw")
+    mic = Microphone(tmp_path / "mic.raw")
+    asoundrc(tmp_path, tmp_path / "speaker.raw", tmp_path / "mic.raw")
+    (tmp_path / "models").mkdir()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1",
+           "NARRATOR_MODELS": str(tmp_path / "models")}
+    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--no-reveal", "--journal", str(tmp_path / "j.jsonl")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and loud_seconds(speaker) < 2:
+            time.sleep(0.2)
+        out, err = play.communicate("quit\n", timeout=60)
+    finally:
+        play.kill()
+        speaker.close()
+        mic.close()
+    assert play.returncode == 0, err
+    assert "narrating as text" not in err
+    assert err.count("narrator models fetch en") == 1
+    assert "Welcome to Mafia" in out
+    assert loud_seconds(speaker) >= 2  # seconds of the welcome reached the speaker
+
+
+def loud_seconds(speaker: Speaker) -> float:
+    x = speaker.samples()
+    return float(np.count_nonzero(np.abs(x) > 300)) / speaker.rate
