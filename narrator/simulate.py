@@ -160,6 +160,9 @@ class RandomPlayer:
                 if todo and r.random() < 0.95:
                     seat = r.choice(todo)
                     others = [s for s in alive if s != seat] or alive
+                    kind, choices = g.night_choices()
+                    if kind != "seat":
+                        return Tap(seat, r.choice(choices))
                     if step.action in ("shoot", "mafia_vote"):
                         town = [s for s in alive if team_of(g.role(s)) != MAFIA] or alive
                         agreed = next((t[-1] for t in done.values()), None)

@@ -152,3 +152,32 @@ def test_classic_the_town_wins_with_the_maniac_alive_at_a_table_that_chose_it():
         while t.game.state == "last_words":
             t.do("say thank you")
     assert t.game.winner == "town" and 5 in t.game.alive
+
+
+# ------------------------------------------------------------------ grundregeln (seed 003)
+def test_grundregeln_the_mafia_choose_the_manner_of_death_and_the_narrator_announces_it():
+    # seed 003: «dass die Mafiosi dem Spielleiter eine Todesart mitteilen müssen» and in the morning
+    # «Er verkündet ob, wer und ggf. wie ein Spieler gestorben ist»
+    t = Table(deal="1=mafia 2=mafia", variant="grundregeln", seats=8, roles={"mafia": 2}, manner_of_death=True)
+    assert t.said()[-1] == "mafia_wakes_kill"
+    t.do("tap 1 8", "tap 2 8")
+    assert t.said()[-1] == "mafia_wakes_manner" and "mafia_sleeps" not in t.said()[-2:]   # still awake
+    assert t.game.night_choices() == ("manner", [1, 2, 3, 4, 5, 6, 7, 8])
+    assert t.session.render("mafia_wakes_manner", [e for e in t.effects if getattr(e, "line", "") == "mafia_wakes_manner"][-1].args) \
+        .endswith("1: poisoned at the dinner table; 2: at the bottom of the river; 3: shot in the back in a dark alley; "
+                  "4: under a piano that fell from a window; 5: strangled with a silk scarf; 6: in the cellar, among the "
+                  "wine barrels; 7: run over by a horse carriage; 8: stabbed with a letter opener.")
+    assert t.refused("tap 1 9").line == "reject_no_such_choice"     # a number of the list, not a seat
+    batch = t.do("tap 2 4", "tap 1 5")                             # the last choice counts
+    assert [(x.seat, x.line, x.args) for x in t.told(batch)] == [(2, "chosen_manner", {"manner": "@manner_4"}),
+                                                                   (1, "chosen_manner", {"manner": "@manner_5"})]
+    said = [e for e in t.effects if getattr(e, "line", None) == "died_manner"]
+    assert [e.args for e in said] == [{"seat": 8, "manner": "@manner_5"}]
+    assert t.session.render("died_manner", said[0].args) == "Player 8 was found strangled with a silk scarf."
+
+
+def test_grundregeln_without_the_option_nobody_is_asked_for_a_manner():
+    t = Table(deal="1=mafia 2=mafia", variant="grundregeln", seats=8, roles={"mafia": 2})
+    t.do("tap 1 8", "tap 2 8")
+    assert "mafia_wakes_manner" not in t.said() and "died_manner" not in t.said()
+    assert t.eliminated() == [(8, "shot")]

@@ -21,7 +21,7 @@ from ..rules.roles import KAMIKAZE_ROLES, MAFIA, TOWN, team_of
 from ..rules.variants import NightStep, Variant
 from .effects import Effect, Record, Reject, Say, Tell, Timer
 from .events import Deal, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout, event_to_dict
-from .night import ACTIONS, resolve_dawn
+from .night import ACTIONS, CHOICES, resolve_dawn
 
 BASE_STATES = ("setup", "night", "last_words", "kamikaze", "over")
 
@@ -88,6 +88,7 @@ class BaseGame:
         self.intents: dict[str, dict[int, list[int]]] = {}
         self.blocked: set[int] = set()
         self.leaving: list[int] = []
+        self.left_tonight: set[int] = set()  # who left unwell last night (announced among the dead)
         self.last_protected: dict[int, tuple[int, bool]] = {}  # protector -> (seat, save succeeded)
         self.inspected: dict[int, int] = {}  # seat -> times checked by the inspector
         # last words and chain deaths
@@ -180,6 +181,15 @@ class BaseGame:
 
     def public_nominations(self) -> list[int]:
         return []
+
+    def night_choices(self) -> tuple[str, list[int]]:
+        """What every phone may tap in this night step: seats, or the numbers of a list (the
+        manners of death). The same for every seat, awake or asleep, alive or dead."""
+        step = self.step
+        if step is not None and step.action in CHOICES:
+            kind, numbers = CHOICES[step.action]
+            return kind, list(numbers)
+        return "seat", list(self.alive)
 
     def vote_choices(self) -> tuple[str, list[int]] | None:
         """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
@@ -407,7 +417,8 @@ class BaseGame:
                     if self.fixed_night_steps or not self._step_complete():
                         return
                     continue
-                self._say(step.sleep_line, **({"role": "@role_" + step.actors[0]} if step.action == "identify" else {}))
+                if not self._next_continues():
+                    self._say(step.sleep_line, **({"role": "@role_" + step.actors[0]} if step.action == "identify" else {}))
                 self.step_open = False
             self.step_index += 1
             if self.cards and not self.cards_recorded and (
@@ -416,8 +427,8 @@ class BaseGame:
             if self.step_index >= len(self.steps):
                 return self._dawn()
             step = self.steps[self.step_index]
-            if not self._step_cast(step):
-                continue  # a role that is not in this game at all (the table knows the setup)
+            if not self._step_plays(step):
+                continue  # a role that is not in this game at all (the table knows the setup), or a rule that is off
             self.step_open = True
             # roles never change during a night, so who wakes is worked out once per step; while the
             # cards are shown everybody may tap (a tap on another seat is the cover of the others)
@@ -426,12 +437,26 @@ class BaseGame:
             else:
                 self._awake = [s for s in self.alive if any(self.has_role(s, r) for r in step.actors)]
             args = {"seats": list(self.alive)} if step.action == "mafia_vote" else {}
+            if step.action in CHOICES:
+                # the list is read out with its numbers: a keypad or console answers with one
+                kind, numbers = CHOICES[step.action]
+                args = {"menu": [f"@{kind}_{n}" for n in numbers]}
             if step.action == "identify":
                 args = {"role": "@role_" + step.actors[0]}
             self._say(step.wake_line, **args)
             self._timer(step.timer)
             if self.fixed_night_steps or not self._step_complete():
                 return
+
+    def _step_plays(self, step: NightStep) -> bool:
+        return (step.when is None or bool(self.rules.get(step.when))) and self._step_cast(step)
+
+    def _next_continues(self) -> bool:
+        """Whether the next step that plays keeps this step's players awake."""
+        for step in self.steps[self.step_index + 1:]:
+            if self._step_plays(step):
+                return step.continues
+        return False
 
     def _step_cast(self, step: NightStep) -> bool:
         """Whether this step's role is in the game at all (dealt, dead or alive). A step for a role
@@ -467,7 +492,13 @@ class BaseGame:
             raise Refused("reject_not_awake", {"seat": seat}, private=True)
         if ev.target is None:
             raise Refused("reject_need_seat", {}, private=True)
-        target = self._living_seat(ev.target, private=True)
+        if step.action in CHOICES:
+            numbers = CHOICES[step.action][1]
+            if ev.target not in numbers or isinstance(ev.target, bool):
+                raise Refused("reject_no_such_choice", {"n": len(numbers)}, private=True)
+            target = ev.target
+        else:
+            target = self._living_seat(ev.target, private=True)
         ACTIONS[step.action](self, step, seat, target)
         if not self.fixed_night_steps and self._step_complete():
             self._next_step()
@@ -476,6 +507,7 @@ class BaseGame:
         self.day += 1
         left = set(self.leaving)
         deaths, attempt, notes = resolve_dawn(self)
+        self.left_tonight = left
         self._record("phase", phase="day", day=self.day)
         self._say("city_wakes", day=self.day)
         self.announce_morning(deaths, attempt, notes)

@@ -18,6 +18,8 @@ class NightStep:
     wake_line: str
     sleep_line: str
     timer: str  # which timer sets its length
+    when: str | None = None  # a rule option that must be on for the step to play
+    continues: bool = False  # the previous step's players stay awake for it (no sleep line between)
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,8 @@ class Variant:
         return {r for s in self.night_zero + self.night for r in s.actors}
 
 
-def _step(name, actors, action, wake, sleep, timer="night_step"):
-    return NightStep(name, tuple(actors), action, wake, sleep, timer)
+def _step(name, actors, action, wake, sleep, timer="night_step", **kw):
+    return NightStep(name, tuple(actors), action, wake, sleep, timer, **kw)
 
 
 # ---------------------------------------------------------------- classic (seeds 002, 004)
@@ -242,9 +244,13 @@ GRUNDREGELN = Variant(
     day="grundregeln",
     table=grundregeln_table,
     night_zero=(),  # seed 003: "Das Spiel beginnt mit einer Nacht" in which the mafia already kill
-    night=(_step("mafia_kills", ["mafia"], "shoot", "mafia_wakes_kill", "mafia_sleeps"),),
+    night=(
+        _step("mafia_kills", ["mafia"], "shoot", "mafia_wakes_kill", "mafia_sleeps"),
+        # seed 003: «dass die Mafiosi dem Spielleiter eine Todesart mitteilen müssen»
+        _step("mafia_chooses_manner", ["mafia"], "manner", "mafia_wakes_manner", "mafia_sleeps", when="manner_of_death", continues=True),
+    ),
     rules={
-        "manner_of_death": Option(False, bool, "seed 003: often the mafia name a manner of death, which the host announces"),
+        "manner_of_death": Option(False, bool, "seed 003: «Oft wird mit der Regel gespielt, dass die Mafiosi dem Spielleiter eine Todesart mitteilen müssen» — the mafia choose one of eight by its number, the narrator announces it in the morning"),
         "second_shot_misses": Option(False, bool, "seed 003: the mafia agree by eye contact; the last choice counts"),
         "day_warning": Option(0, int, "seed 003: the discussion runs «bis sich die Meinung abzeichnet», no clock to warn of; seconds before the discussion timer ends when the host says so (0: never)", 0, 600),
         "speech_warning": Option(0, int, "seed 003: the defences have no set length; seconds before a defence ends when the host says so (0: never)", 0, 60),
