@@ -87,7 +87,7 @@ def cmd_simulate(args) -> int:
     roles: dict[str, int] = {}
     for item in args.role or []:
         name, eq, count = item.partition("=")
-        if not eq or not count.isdigit():
+        if not eq or not count.isdecimal() or len(count) > 4:  # "³".isdigit() holds but int("³") raises
             say_error(f"--role takes name=count, not {item!r}")
             return 2
         roles[name] = int(count)
@@ -141,7 +141,12 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
         say_error("narrating as text: the speech packages are not installed here — run scripts/install.sh", "", "yellow")
         return outputs
     try:
-        outputs.append(make_speech_output(live.config, live))
+        speech = make_speech_output(live.config, live)
+        outputs.append(speech)
+        if getattr(speech, "notice", None):
+            from rich.markup import escape
+
+            err.print(f"[yellow]{escape(speech.notice)}[/]")
     except AudioUnavailable as exc:
         # one line: why the narrator is silent, and what makes it speak
         from .voice.audio import FALLBACK
@@ -180,7 +185,9 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
 
         # without phones the night's choices are typed: the narrator explains the sound masking
         keypad = KeypadInput(live)
-        first = list(first) + [Say("keypad_masking", {})]
+        # the speaker's rain (voice.ambience) covers the keys too, when there is a speaker
+        rain = live.config.section("voice")["ambience"] > 0 and any(hasattr(o, "queued_seconds") for o in live.outputs)
+        first = list(first) + [Say("keypad_masking_sound" if rain else "keypad_masking", {})]
     if getattr(args, "listen", False) or live.config.section("input")["engine"] != "none":
         try:
             from .voice import start_listening

@@ -203,7 +203,27 @@ class LiveSession:
         if step is not None and jitter:
             # the same random spread for every step, whoever is awake, alive or dead
             seconds += self._jitter.uniform(0, jitter / 1000.0)
-        self._arm(seconds)
+        self._arm_after_narration(seconds)
+
+    def narration_ahead(self) -> float:
+        """Seconds of narration queued and not yet played (0 without a speaker)."""
+        return max((out.queued_seconds() for out in self.outputs if hasattr(out, "queued_seconds")), default=0.0)
+
+    def _arm_after_narration(self, seconds: float, token: int | None = None) -> None:
+        """A phase starts when its line has been heard, not when it was queued: a night step must
+        not run out while the narrator is still explaining the keypad, and every step lasts its
+        line plus its time, to the sample, however long rendering the line took."""
+        if token is not None and token != self._timer_token:
+            return  # cancelled (a newer phase, or a pause) while the narrator was talking
+        ahead = self.narration_ahead()
+        if ahead <= 0.005:
+            return self._arm(seconds)
+        if token is None:
+            self._timer_token += 1
+            token = self._timer_token
+        self._timer_deadline = self.loop.time() + ahead + seconds  # for the countdowns meanwhile
+        # looked at again every quarter second: a line still being rendered has only an estimated length
+        self._timer_handle = self.loop.call_later(min(ahead, 0.25), self._arm_after_narration, seconds, token)
 
     def _arm(self, seconds: float) -> None:
         self._timer_token += 1
