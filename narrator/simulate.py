@@ -261,7 +261,7 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     for i in range(games):
         g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill)
         if g.winner:
-            wins[g.winner] += 1
+            wins[g.winner] = wins.get(g.winner, 0) + 1  # the maniac wins too (classic above ten)
         days += g.day
         if progress:
             progress(i + 1)
