@@ -227,6 +227,10 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
                     violations.append(f"dead seat {e.entry[ACTS[t]]} acted: {e.entry}")
                 elif t == "eliminated":
                     alive.discard(e.entry["seat"])
+        if g.state not in ("over", "kamikaze") and any(isinstance(e, Record) and e.entry.get("phase") == "day" for e in effects):
+            won = g.win_now("dawn")  # the win is checked at every dawn, deaths or not
+            if won:
+                violations.append(f"a dawn did not end a game {won} had won")
         spoken = [e.args["time"] for e in effects if isinstance(e, Say) and "time" in e.args]
         if spoken and spoken != [e.seconds for e in effects if isinstance(e, Timer) and e.name][-len(spoken):]:
             violations.append(f"a spoken duration {spoken} is not the timer's: {effects}")

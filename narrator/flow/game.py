@@ -647,13 +647,17 @@ class BaseGame:
             return self._eliminate(victims, "kamikaze", then=then, moment=self.chain_moment)
         then()
 
-    def _check_win(self, moment: str) -> bool:
+    def win_now(self, moment: str) -> str | None:
+        """Who has won at this moment by the variant's rule (no side effects)."""
         roles = [self.seats[s].role for s in self.alive]
         # every rule system's win function takes the same facts and uses those its seed needs
-        w = getattr(wins, self.variant.name)(roles, started=self.n, moment=moment,
-                                             organisation_rule=self.rules.get("organisation_rule", False),
-                                             avenger_in_play=bool(self.role_counts.get("avenger")),
-                                             rules=self.rules)
+        return getattr(wins, self.variant.name)(roles, started=self.n, moment=moment,
+                                                organisation_rule=self.rules.get("organisation_rule", False),
+                                                avenger_in_play=bool(self.role_counts.get("avenger")),
+                                                rules=self.rules)
+
+    def _check_win(self, moment: str) -> bool:
+        w = self.win_now(moment)
         if w:
             self._game_over(w)
             return True
