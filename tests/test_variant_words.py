@@ -207,4 +207,7 @@ def test_the_putana_is_told_her_visit_not_a_vote():
     t.do("say I'm submitting player number 9")
     t.finish_day_speeches()
     batch = t.do("tap 5 8")
-    assert [(x.seat, x.line) for x in t.told(batch)] == [(5, "visit_taken")]
+    assert [(x.seat, x.line) for x in t.told(batch)] == [(5, "choice_taken")]
+    for lang in LANGUAGES:                            # "you chose", never "your vote"
+        text = load_voice(lang, "classic").render("choice_taken", {"seat": 8})
+        assert not re.search(r"vote|голос|röst|szavaz|Stimme", text, re.I), text

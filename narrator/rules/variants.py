@@ -101,7 +101,6 @@ CLASSIC = Variant(
         "tie_speeches": Option(True, bool, "seed 004 §4.4: tied players speak 30 s before the re-vote"),
         "three_way_tie_twice_ends": Option(True, bool, "seed 004 §7: three or more tied twice end the vote"),
         "draw_after_quiet_cycles": Option(3, int, "seed 004 §7: three day+night cycles with nobody leaving is a draw", 0, 20),
-        "second_shot_misses": Option(True, bool, "seed 004 §4.5: a mafioso who shoots twice makes it a miss"),
         "self_nomination": Option(True, bool, "seeds silent: a player may nominate himself"),
         "fouls": Option(True, bool, "seed 004 §5-6: fouls are given by the referee"),
         "speech_warning": Option(10, int, "sports-mafia club practice: the host says «десять секунд» ten seconds before a speech ends (0: never)", 0, 60),
@@ -156,7 +155,6 @@ SVERIGE = Variant(
         "organisation_rule": Option(True, bool, "seed 000 Mål: above ten players the village wins when one mafioso is left"),
         "doctor_repeat_after_save": Option(True, bool, "seed 000: the doctor may protect the same person again only after a successful save"),
         "announce_attempts": Option(True, bool, "seed 000 Natt: the morning tells of a murder attempt, not on whom"),
-        "second_shot_misses": Option(False, bool, "seed 000: the mafia point and agree; the last choice counts"),
         "day_warning": Option(60, int, "seed 000 Tid: the host keeps the day's time; a spoken minute's warning («en minut kvar») is convention practice; seconds before the end (0: never)", 0, 600),
         "speech_warning": Option(0, int, "seed 000 Tal: «upp till ungefär två minuter», no cue; seconds before a nominee's speech ends when the host says so (0: never)", 0, 60),
         "hang_without_votes": Option(False, bool, "seed 000 Röstning: «Spelaren som får högst antal röster hängs»; with no hand raised at all nobody got the most votes, so nobody is hanged"),
@@ -251,7 +249,6 @@ GRUNDREGELN = Variant(
     ),
     rules={
         "manner_of_death": Option(False, bool, "seed 003: «Oft wird mit der Regel gespielt, dass die Mafiosi dem Spielleiter eine Todesart mitteilen müssen» — the mafia choose one of eight by its number, the narrator announces it in the morning"),
-        "second_shot_misses": Option(False, bool, "seed 003: the mafia agree by eye contact; the last choice counts"),
         "day_warning": Option(0, int, "seed 003: the discussion runs «bis sich die Meinung abzeichnet», no clock to warn of; seconds before the discussion timer ends when the host says so (0: never)", 0, 600),
         "speech_warning": Option(0, int, "seed 003: the defences have no set length; seconds before a defence ends when the host says so (0: never)", 0, 60),
     },
