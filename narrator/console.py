@@ -124,10 +124,8 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     """Read typed lines in a thread and hand them to the live session. With a keypad, a bare seat
     number typed at night is the awake role's choice; with phones, `start` begins night zero."""
     if stream is None:
+        tolerant_stdin()  # a terminal in another encoding must not end the input thread
         stream = sys.stdin
-        if hasattr(stream, "reconfigure"):
-            # a terminal in another encoding (ß typed in Latin-1) must not end the input thread
-            stream.reconfigure(errors="replace")
     console = console or Console(highlight=False)
 
     def run() -> None:
@@ -142,15 +140,38 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     return t
 
 
+def tolerant_stdin() -> None:
+    """Bytes the terminal's encoding cannot read (ß typed in Latin-1) become U+FFFD instead of an
+    exception in whatever is reading the keyboard."""
+    if hasattr(sys.stdin, "reconfigure"):
+        try:
+            sys.stdin.reconfigure(errors="replace")
+        except (ValueError, OSError):  # a closed or unusual stdin keeps its settings
+            pass
+
+
 def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input) -> None:
-    """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears."""
+    """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears.
+
+    Whatever is typed at a prompt is taken as Enter; the end of input (Ctrl-D) stops the reveal
+    like Ctrl-C, with the screen cleared first, rather than showing the next role unasked.
+    """
+    tolerant_stdin()
+
+    def wait(prompt: str) -> None:
+        try:
+            ask(prompt)
+        except EOFError:
+            console.clear()
+            raise KeyboardInterrupt from None
+
     for seat in sorted(deal_roles):
         console.clear()
-        ask(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
+        wait(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
         role = deal_roles[seat]
         console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
         if team_of(role) == "mafia":
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             console.print(Text(voice.render("your_mates", {"seats": mates})))
-        ask("Press Enter to hide it. ")
+        wait("Press Enter to hide it. ")
     console.clear()
