@@ -51,13 +51,13 @@ def test_anything_else_is_no_seat_number_and_never_raises(token):
 
 @pytest.mark.parametrize("line", [
     "tap ³ 4", "tap 3 ³", "foul ³", "leave ²", "deal ³=don", "deal ³+lover", "tap 1 " + "9" * 4300, "tap 1 " + "9" * 5000,
-    "tap \x00 3", "tap 1 \x1b[31m", "\x00tap 1 2", "tap 1 [/]",
+    "tap \x00 3", "tap 1 \x1b[31m", "\x00tap 1 2", "tap 1 [/]", "deal 1=@x", "deal 1=@role_don", "deal 1+@x",
 ])
 def test_a_line_with_a_bad_number_is_refused_in_words(line):
     with pytest.raises(InputError) as exc:
         parse_line(line, EN)
     message = str(exc.value)
-    assert "seat number" in message or "unknown input" in message or "no role" in message
+    assert "seat number" in message or "unknown input" in message or "no role" in message or "no second-deal flag" in message
     assert len(message) < 200, "a long line is quoted cut short"
 
 
@@ -296,3 +296,8 @@ def test_the_end_of_input_during_the_role_reveal_stops_it_without_showing_the_ne
     shown_roles = out.getvalue()
     assert "citizen" in shown_roles.lower() and "don" in shown_roles.lower()
     assert "sheriff" not in shown_roles.lower()
+
+
+def test_a_line_reference_that_does_not_exist_is_narrated_as_written():
+    # "@name" in an argument is another line of the voice file; a player's text is never one
+    assert EN.render("reject_unknown_role", {"role": "@x"}) == "There is no role @x in this game."

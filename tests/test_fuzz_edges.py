@@ -44,7 +44,8 @@ def fuzz(examples: int) -> settings:
 
 NASTY = ["³", "²", "½", "٣", "３", "Ⅲ", "①", "\x00", "\x07", "\x1b[31m", "\ufeff", "\u2028", "\r", "\t", "[/]", "[bold]",
          "[red]x[/red]", "\\", "#", "=", "+", '"', "{", "}", "nan", "inf", "-1", "0", "99999", "9" * 4301, "a" * 300,
-         "yes", "no", "ja", "да", "don", "mafia", "sheriff", "Bürger", "дон"]
+         "yes", "no", "ja", "да", "don", "mafia", "sheriff", "Bürger", "дон", "@x", "@role_don", "{seat}", "{", "%s",
+         "1=@x", "3=don", "2=mafia", "5+lover", "4+@x", "cards"]
 token = st.one_of(st.sampled_from(NASTY), st.integers(-3, 25).map(str), st.text(max_size=12))
 WORDS = ["tap", "say", "deal", "foul", "leave", "timeout", "extend", "status", "pause", "resume", "help", "TAP", "Say"]
 
