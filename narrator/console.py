@@ -150,12 +150,14 @@ def tolerant_stdin() -> None:
             pass
 
 
-def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input) -> None:
+def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None) -> None:
     """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears.
+    `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked.
 
     Whatever is typed at a prompt is taken as Enter; the end of input (Ctrl-D) stops the reveal
     like Ctrl-C, with the screen cleared first, rather than showing the next role unasked.
     """
+    ask = ask or input
     tolerant_stdin()
 
     def wait(prompt: str) -> None:
@@ -166,7 +168,12 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input)
             raise KeyboardInterrupt from None
 
     for seat in sorted(deal_roles):
+        if seat in skip:
+            continue
         console.clear()
+        if intro:
+            console.print(intro, markup=False)
+            intro = None
         wait(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
         role = deal_roles[seat]
         console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
@@ -174,4 +181,6 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input)
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             console.print(Text(voice.render("your_mates", {"seats": mates})))
         wait("Press Enter to hide it. ")
+        if seen is not None:
+            seen(seat)
     console.clear()

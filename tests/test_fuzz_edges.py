@@ -242,7 +242,7 @@ def test_any_console_line_is_answered_and_a_refusal_changes_nothing(console_tabl
         word = text.strip().lstrip("\ufeff").split()[0].lower() if text.strip().lstrip("\ufeff").strip() else ""
         if not accepted:
             assert snapshot(live.game) == before, f"{text!r} changed the game without being taken"
-            if text.strip() and word not in ("resume", "quit", "pause") and not keypad_line:
+            if word and word not in ("resume", "quit", "pause") and not keypad_line:  # a lone BOM is an empty line
                 assert len(out.getvalue()) > printed, f"{text!r} got no answer"
         live.stopped = False
         if live.paused:

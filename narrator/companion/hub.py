@@ -106,6 +106,8 @@ class Hub:
         self.hosts: set[Conn] = set()
         self.last_n: dict[int, int] = {s: 0 for s in seats}
         self.notes: dict[int, dict] = {}  # the last private line of each seat since dusk, for reconnects
+        for t in getattr(live, "told_tonight", ()):  # a resumed night: each phone gets its own line back
+            self.notes[t.seat] = {"t": "note", "ok": True, "text": live.voice.render(t.line, t.args)}
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
         self.epoch = 0  # counts phases/steps: a tap names the epoch it was made in
         self.caption = ""
