@@ -74,7 +74,10 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "ack_ms": Option(20, int, "a phone's night tap is answered this long after it arrives, awake or not", 5, 1000),
     },
     "journal": {
-        "path": Option("", str, "the journal file (empty: ~/.local/state/narrator/journal.jsonl)"),
+        "path": Option("", str, "the journal file (empty: a new file for each game under ~/.local/state/narrator/games/)"),
+    },
+    "club": {
+        "database": Option("", str, "the club's record of games, an SQLite file several narrators may share (empty: ~/.local/share/narrator/club.sqlite)"),
     },
 }
 
@@ -100,6 +103,12 @@ class Config:
         return self.sections[name]
 
 
+
+# options that no longer exist, with what replaced them: an old club config gets told, not guessed
+RETIRED = {
+    ("rules", "second_shot_misses"): "no longer an option: a night choice may be changed until the step ends "
+                                     "and the last choice counts (remove this line)",
+}
 class Locator:
     """Where each key and table of a config is written, read once: finding the line of a problem
     is a dictionary look-up, so reporting thousands of bad keys stays linear in the file."""
@@ -260,6 +269,9 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                         problem((name, key, k), f"unknown key; per-language keys are {', '.join(PER_LANGUAGE_VOICE)}")
                     elif (err := _check_option(v, spec[k])):
                         problem((name, key, k), err)
+                continue
+            if (name, key) in RETIRED:
+                problem((name, key), RETIRED[name, key])
                 continue
             if key not in spec:
                 problem((name, key), f"unknown key; known keys are {', '.join(sorted(spec))}")

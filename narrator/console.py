@@ -25,6 +25,15 @@ HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|ye
 console: status · pause · resume · start (night zero, with phones) · quit · help"""
 
 
+def wipe(console: Console) -> None:
+    """Clear the screen AND the terminal's scrollback: a role or a check result scrolled out of
+    sight is still one swipe away on a laptop the whole table can reach."""
+    console.clear()
+    if console.is_terminal:
+        console.file.write("\x1b[3J")
+        console.file.flush()
+
+
 class ConsoleOutput:
     def __init__(self, live, console: Console | None = None, clear_at_dawn: bool | None = None, show_private: bool = True):
         self.live = live
@@ -55,7 +64,7 @@ class ConsoleOutput:
             c.print(Text(f"⏱ {effect.name} {effect.seconds} s", style="dim"))
         elif isinstance(effect, Record) and effect.entry["type"] == "phase" and effect.entry["phase"] == "day":
             if self.clear_at_dawn:
-                c.clear()
+                wipe(c)
 
 
 def status_text(live) -> str:
@@ -164,13 +173,13 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
         try:
             ask(prompt)
         except EOFError:
-            console.clear()
+            wipe(console)
             raise KeyboardInterrupt from None
 
     for seat in sorted(deal_roles):
         if seat in skip:
             continue
-        console.clear()
+        wipe(console)
         if intro:
             console.print(intro, markup=False)
             intro = None
@@ -183,4 +192,4 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
         wait("Press Enter to hide it. ")
         if seen is not None:
             seen(seat)
-    console.clear()
+    wipe(console)
