@@ -21,7 +21,7 @@ from .journal import DamagedJournal, Journal, JournalError, read
 from .rules.variants import VARIANTS
 
 # Adapters register their own subcommands (listen, devices, models, …) when installed.
-EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli")
+EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli", "narrator.report.cli")
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -123,8 +123,10 @@ def cmd_simulate(args) -> int:
         task = bar.add_task("games", total=args.games)
         bar.start()
         progress = lambda n: bar.update(task, completed=n)  # noqa: E731
+    cfg_table = cfg if args.config else None
     result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check,
-                      progress=progress, roles=roles or None, skill=args.skill)
+                      progress=progress, roles=roles or None, skill=args.skill, protocols=args.protocols,
+                      players=cfg_table.players if cfg_table else None, language=cfg_table.language if cfg_table else "en")
     if args.progress:
         bar.stop()
     print(json.dumps(result))
@@ -213,6 +215,9 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
         read_console(live, console=console, keypad=keypad, on_start=on_start)
     try:
         winner = await live.run(first, initial, journaled=journaled)
+        if winner and live.failure is None:
+            console.print(Text(f"game over: {winner}", style="bold"))
+            _game_report(live, console)  # before the result stays up: the phones link to the report
         if winner and handles:
             # the result stays on every phone (and reaches a phone that reconnects) until the host closes it
             await handles[0].keep_result(live, console)
@@ -229,11 +234,19 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
         _journal_failed(live.failure)
         err.print(f"[dim]the game stood at:[/]\n{_lit(status_text(live))}")
         return 3
-    if winner:
-        console.print(Text(f"game over: {winner}", style="bold"))
-    else:
+    if not winner:
         console.print(Text(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}"))
     return 0
+
+
+def _game_report(live, console: Console) -> None:
+    from .report.live import finish
+
+    written, warnings = finish(live)
+    for w in warnings:
+        err.print(Text("note ", style="yellow") + Text(w))
+    if written:
+        console.print(Text("report: " + written[0]), soft_wrap=True)  # a path must stay whole to be copied
 
 
 def _better_ears_hint(cfg: Config, listener) -> None:
@@ -582,6 +595,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how often a town player's choice lands on a real mafioso (0: pure chance; see scripts/balance.py)")
     p.add_argument("--no-replay-check", action="store_true", help="skip replaying each protocol (faster)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    p.add_argument("--protocols", metavar="DIR", help="write every game's protocol into DIR (for narrator report and club)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("check-config", help="validate a config file")
@@ -610,6 +624,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if hasattr(sys.stdin, "reconfigure"):
+        # before anything reads stdin (the hot-seat reveal, the console): a byte the terminal's
+        # encoding cannot decode must become a refused line, not the end of the input thread
+        try:
+            sys.stdin.reconfigure(errors="replace")
+        except (OSError, ValueError):
+            pass
     try:
         return args.func(args)
     except KeyboardInterrupt:

@@ -322,7 +322,8 @@ def test_any_companion_message_is_refused_or_played_and_the_server_lives_on(comp
     t = companion.t
     hub = t.companion.hub
     before, records, refused = companion.state()
-    hello = {"don": {"t": "hello", "token": hub.seat_tokens[1]}, "citizen": {"t": "hello", "token": hub.seat_tokens[5]},
+    # the seats' links were spent when the phones joined: a phone comes back with its device key
+    hello = {"don": {"t": "hello", "key": hub.device_keys[1]}, "citizen": {"t": "hello", "key": hub.device_keys[5]},
              "host": {"t": "host", "pin": hub.pin}}.get(who)
     with caplog.at_level(logging.ERROR):
         try:
@@ -343,5 +344,5 @@ def test_any_companion_message_is_refused_or_played_and_the_server_lives_on(comp
         assert refused_after > refused, "a stranger is refused and logged"
     # the server still answers a phone
     with connect(t.ws_url, open_timeout=5) as ws:
-        ws.send(json.dumps({"t": "hello", "token": hub.seat_tokens[7]}))
+        ws.send(json.dumps({"t": "hello", "key": hub.device_keys[7]}))
         assert json.loads(ws.recv(timeout=5))["t"] == "welcome"
