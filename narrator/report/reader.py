@@ -76,7 +76,8 @@ def table_entry(language: str, players: dict[int, str], started: float | None = 
 def _players(raw) -> dict[int, str]:
     if not isinstance(raw, dict):
         return {}
-    return {int(s): str(n) for s, n in raw.items() if str(s).isdigit()}
+    # isdecimal, not isdigit: "²".isdigit() holds but int("²") raises
+    return {int(s): str(n) for s, n in raw.items() if str(s).isdecimal() and len(str(s)) <= 4}
 
 
 def guess_language(entries: list[dict]) -> str | None:
@@ -85,9 +86,10 @@ def guess_language(entries: list[dict]) -> str | None:
         if e.get("type") == "say" and isinstance(e.get("text"), str) and isinstance(e.get("line"), str):
             for lang in LANGUAGES:
                 try:
-                    if load_voice(lang).render(e["line"], e.get("args") or {}) == e["text"]:
+                    args = e.get("args") if isinstance(e.get("args"), dict) else {}
+                    if load_voice(lang).render(e["line"], args) == e["text"]:
                         return lang
-                except (KeyError, ValueError, IndexError, TypeError, FileNotFoundError):
+                except (KeyError, ValueError, IndexError, TypeError, AttributeError, FileNotFoundError):
                     continue
             return None
     return None

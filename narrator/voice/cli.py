@@ -1,4 +1,4 @@
-"""`narrator listen`, `narrator devices`, `narrator models fetch|list`."""
+"""`narrator listen`, `narrator devices`, `narrator models fetch|list`, `narrator voices fetch|list`."""
 
 from __future__ import annotations
 
@@ -37,6 +37,60 @@ def register(subparsers) -> None:
     ls = sub.add_parser("list", help="the models present, and the ones that can be fetched")
     ls.add_argument("--dir", help="the model folder (default: input.model_dir, or ./models)")
     ls.set_defaults(func=cmd_models_list)
+
+    register_voices(subparsers)
+
+
+def register_voices(subparsers) -> None:
+    p = subparsers.add_parser("voices", help="list or fetch Piper voices (a natural voice beside espeak-ng)")
+    sub = p.add_subparsers(dest="voices_command", required=True)
+    f = sub.add_parser("fetch", help="download and verify a voice of the official Piper collection")
+    f.add_argument("name", help="e.g. ru_RU-irina-medium, de_DE-thorsten-medium, sv_SE-nst-medium, hu_HU-anna-medium")
+    f.add_argument("--dir", help="the voice folder (default: voice.voice_dir, or ./models/piper)")
+    f.set_defaults(func=cmd_voices_fetch)
+    ls = sub.add_parser("list", help="the Piper voices present, and a suggested one per language")
+    ls.add_argument("--dir", help="the voice folder (default: voice.voice_dir, or ./models/piper)")
+    ls.set_defaults(func=cmd_voices_list)
+
+
+def _voice_dir(args):
+    from pathlib import Path
+
+    from .piper import voice_dir_of
+
+    return Path(args.dir) if args.dir else voice_dir_of(_config(args))
+
+
+def cmd_voices_fetch(args) -> int:
+    from .models import FetchError
+    from .piper import fetch
+
+    try:
+        fetch(args.name, _voice_dir(args))
+    except (FetchError, VoiceError) as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return _fail("download interrupted; run the same command again to resume it")
+    print(f'use it with [voice] engine = "piper" and voice = "{args.name}"', file=sys.stderr)
+    return 0
+
+
+def cmd_voices_list(args) -> int:
+    from .piper import SUGGESTED, installed
+
+    try:
+        root = _voice_dir(args)
+    except VoiceError as exc:
+        return _fail(str(exc))
+    present = dict(installed(root))
+    print(f"voice folder: {root}")
+    for name, path in present.items():
+        print(f"  {name}  {path}")
+    for lang, name in SUGGESTED.items():
+        if name not in present:
+            print(f"  {name}  missing ({lang}) — narrator voices fetch {name}")
+    print("  espeak-ng  every language, no download (the default)")
+    return 0
 
 
 def _has_config_option(parser) -> bool:

@@ -1,4 +1,5 @@
-"""Where Vosk models live, and fetching the official small ones with a progress bar and a checksum.
+"""Where Vosk models live, and fetching the official small ones with a progress bar, a checksum
+and resume (`download`, which `narrator voices fetch` uses for Piper voices too).
 
 Models are never committed: `narrator models fetch <lang>` downloads the official zip, checks its
 size and MD5 against the published model list, and unpacks it into the model folder
@@ -13,6 +14,8 @@ import os
 import shutil
 import sys
 import tempfile
+import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -81,15 +84,79 @@ def _progress(done: int, total: int, out) -> None:
     out.flush()
 
 
+def read_json(url: str, what: str):
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return json.load(r)
+    except urllib.error.URLError as exc:
+        raise FetchError(offline(url, exc, what)) from None
+    except (OSError, ValueError) as exc:
+        raise FetchError(f"cannot read {what} at {url}: {exc}") from None
+
+
+def offline(url: str, exc: Exception, what: str) -> str:
+    reason = getattr(exc, "reason", exc)
+    host = urllib.parse.urlsplit(url).netloc or url
+    return (f"cannot reach {host} for {what} ({reason}): is this machine offline? Fetch on a machine with a "
+            "network and copy the files over, or try again: a broken download resumes where it stopped")
+
+
+def download(url: str, dest: Path, size: int | None = None, md5: str | None = None, out=sys.stderr) -> Path:
+    """`url` into `dest` with a progress bar, resuming `dest.part` from where a broken download stopped;
+    the size and MD5 are checked before the file takes its name, and a corrupt file is thrown away."""
+    part = dest.with_name(dest.name + ".part")
+    have = part.stat().st_size if part.exists() else 0
+    if size and have > size:
+        part.unlink()
+        have = 0
+    digest = hashlib.md5()
+    if have:
+        with part.open("rb") as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+    if not (size and have == size):
+        request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as r:
+                if have and r.status != 206:  # the server sends the whole file: start again
+                    have, digest = 0, hashlib.md5()
+                mode = "ab" if have else "wb"
+                length = int(r.headers.get("Content-Length") or 0)
+                total = size or (have + length if length else 0)
+                done = have
+                with part.open(mode) as fh:
+                    while chunk := r.read(1 << 16):
+                        fh.write(chunk)
+                        digest.update(chunk)
+                        done += len(chunk)
+                        _progress(done, total, out)
+        except urllib.error.HTTPError as exc:
+            if exc.code == 416 and size and have == size:
+                pass  # already whole
+            else:
+                raise FetchError(f"download of {url} failed: {exc}") from None
+        except urllib.error.URLError as exc:
+            raise FetchError(offline(url, exc, dest.name)) from None
+        except OSError as exc:
+            raise FetchError(f"download of {url} stopped ({exc}); run the same command again to resume it") from None
+        out.write("\n")
+    got = part.stat().st_size
+    if size and got != size:
+        if got > size:
+            part.unlink()
+        raise FetchError(f"{dest.name} has {got} bytes, expected {size}; run the same command again to resume it")
+    if md5 and digest.hexdigest() != md5:
+        part.unlink()
+        raise FetchError(f"{dest.name} is corrupt: MD5 {digest.hexdigest()}, expected {md5}; it was deleted, fetch it again")
+    os.replace(part, dest)
+    return dest
+
+
 def model_info(lang: str, base_url: str = BASE_URL) -> dict:
     if lang not in OFFICIAL:
         raise FetchError(f"no official small Vosk model for {lang!r}; known: {', '.join(sorted(OFFICIAL))}")
     name = OFFICIAL[lang]
-    try:
-        with urllib.request.urlopen(base_url + "model-list.json", timeout=30) as r:
-            listing = json.load(r)
-    except (OSError, ValueError) as exc:
-        raise FetchError(f"cannot read the model list at {base_url}model-list.json: {exc}") from None
+    listing = read_json(base_url + "model-list.json", "the model list")
     for entry in listing:
         if entry.get("name") == name:
             return entry
@@ -107,25 +174,8 @@ def fetch(lang: str, model_dir: str | os.PathLike | None = None, base_url: str =
         return target
     root.mkdir(parents=True, exist_ok=True)
     url = info.get("url") or base_url + name + ".zip"
-    md5 = hashlib.md5()
-    size = 0
+    zpath = download(url, root / (name + ".zip"), int(info["size"]) if info.get("size") else None, info.get("md5"), out)
     with tempfile.TemporaryDirectory(dir=root) as tmp:
-        zpath = Path(tmp) / (name + ".zip")
-        try:
-            with urllib.request.urlopen(url, timeout=60) as r, zpath.open("wb") as fh:
-                total = int(r.headers.get("Content-Length") or info.get("size") or 0)
-                while chunk := r.read(1 << 16):
-                    fh.write(chunk)
-                    md5.update(chunk)
-                    size += len(chunk)
-                    _progress(size, total, out)
-        except OSError as exc:
-            raise FetchError(f"download of {url} failed: {exc}") from None
-        out.write("\n")
-        if info.get("md5") and md5.hexdigest() != info["md5"]:
-            raise FetchError(f"{name}.zip is corrupt: MD5 {md5.hexdigest()}, expected {info['md5']}")
-        if info.get("size") and int(info["size"]) != size:
-            raise FetchError(f"{name}.zip has {size} bytes, expected {info['size']}")
         try:
             with zipfile.ZipFile(zpath) as z:
                 for member in z.namelist():
@@ -134,10 +184,12 @@ def fetch(lang: str, model_dir: str | os.PathLike | None = None, base_url: str =
                         raise FetchError(f"{name}.zip holds an unsafe path {member!r}")
                 z.extractall(tmp)
         except zipfile.BadZipFile as exc:
+            zpath.unlink()
             raise FetchError(f"{name}.zip is not a zip file: {exc}") from None
         unpacked = Path(tmp) / name
         if not _is_model(unpacked):
             raise FetchError(f"{name}.zip does not hold a Vosk model folder {name}/")
         shutil.move(str(unpacked), target)
+    zpath.unlink()
     out.write(f"{name} verified and unpacked into {target}\n")
     return target

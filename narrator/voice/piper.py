@@ -54,3 +54,65 @@ def installed(voice_dir: str | os.PathLike | None = None) -> list[tuple[str, Pat
             if model.with_suffix(".onnx.json").is_file():
                 found.append((model.name[:-5], model))
     return found
+
+
+# ------------------------------------------------------------------------------ fetching voices
+# the official collection (pinned): voices.json lists every voice with its files' sizes and MD5s
+BASE_URL = os.environ.get("NARRATOR_PIPER_URL", "https://huggingface.co/rhasspy/piper-voices/resolve/v1.0.0/")
+
+# a good voice per table language, used when [voice] engine = "piper" names none
+SUGGESTED = {
+    "en": "en_US-joe-medium",
+    "ru": "ru_RU-irina-medium",
+    "de": "de_DE-thorsten-medium",
+    "sv": "sv_SE-nst-medium",
+    "hu": "hu_HU-anna-medium",
+}
+
+
+def suggested(lang: str) -> str | None:
+    return SUGGESTED.get(lang)
+
+
+def voice_info(name: str, base_url: str | None = None) -> dict:
+    from .models import FetchError, read_json
+
+    listing = read_json((base_url or BASE_URL) + "voices.json", "the Piper voice list")
+    if name not in listing:
+        near = sorted(k for k in listing if k.split("-")[0] == name.split("-")[0] or k.split("_")[0] == name.split("_")[0])
+        hint = f"; voices of that language: {', '.join(near[:12])}" if near else ""
+        raise FetchError(f"there is no Piper voice {name!r} in the official collection{hint}")
+    return listing[name]
+
+
+def fetch(name: str, voice_dir: str | os.PathLike | None = None, base_url: str | None = None, out=None) -> Path:
+    """Download and verify a voice's model and config from the official collection; returns the model."""
+    import sys
+
+    from .models import FetchError, download
+
+    out = out or sys.stderr
+    base_url = base_url or BASE_URL
+    root = Path(voice_dir) if voice_dir else default_voice_dir()
+    model, config = root / f"{name}.onnx", root / f"{name}.onnx.json"
+    if model.is_file() and config.is_file():
+        out.write(f"{name} is already in {root}\n")
+        return model
+    try:
+        info = voice_info(name, base_url)
+    except FetchError as exc:
+        if "offline" in str(exc):
+            raise FetchError(f"{exc}; the files are {name}.onnx and {name}.onnx.json, into {root}") from None
+        raise
+    root.mkdir(parents=True, exist_ok=True)
+    wanted = {".onnx.json": config, ".onnx": model}  # the small config first: a broken list shows at once
+    for suffix, dest in wanted.items():
+        path, meta = next(((p, m) for p, m in info.get("files", {}).items() if p.endswith(f"{name}{suffix}")), (None, None))
+        if path is None:
+            raise FetchError(f"the voice list names no {name}{suffix}")
+        if dest.is_file():
+            continue
+        out.write(f"{dest.name}\n")
+        download(base_url + path, dest, int(meta.get("size_bytes") or 0) or None, meta.get("md5_digest"), out)
+    out.write(f"{name} verified, in {root}\n")
+    return model

@@ -178,7 +178,9 @@ class PiperRenderer(Renderer):
         voice = self._piper()
         base = float(getattr(voice.config, "length_scale", 1.0) or 1.0)
         # rate is words per minute as for espeak-ng, whose default 165 is Piper's natural pace
-        syn = SynthesisConfig(length_scale=base * 165 / self.rate, volume=self.volume)
+        # Piper normalises each line to full scale; 0.8 leaves the headroom espeak-ng's lines have,
+        # so the night's masking sound never clips under a loud word
+        syn = SynthesisConfig(length_scale=base * 165 / self.rate, volume=0.8 * self.volume)
         chunks = list(voice.synthesize(text, syn_config=syn))
         audio = b"".join(c.audio_int16_bytes for c in chunks)
         rate = chunks[0].sample_rate if chunks else voice.config.sample_rate
@@ -335,7 +337,9 @@ def make_renderer(config) -> tuple[Renderer, str | None]:
     voice = load_voice(config.language)
     espeak_voice = voice.speech.get("espeak_voice", config.language)
     if section["engine"] == "piper":
-        name = section["voice"] or PIPER_DEFAULT
+        from .piper import suggested
+
+        name = section["voice"] or suggested(config.language) or PIPER_DEFAULT
         try:
             renderer = PiperRenderer(name, section["rate"], section["volume"], section["cache_dir"] or None,
                                      section["voice_dir"] or None)
