@@ -116,8 +116,8 @@ def test_a_re_tap_leaks_nothing_the_changed_shot_counts_and_the_check_answer_sta
             assert t.live.game.alive.count(9) == 0 and 8 in t.live.game.alive, "the last choice did not count"
             # the Don's answer, then his re-tap: the answer is still what his screen says
             assert answers[DON][2] == "Player 4 IS the Sheriff."
-            assert answers[DON][3].startswith("Player 4 IS the Sheriff. ") and "checked already" in answers[DON][3]
-            assert answers[SHERIFF][5].startswith("Player 1 is MAFIA. ")
+            assert answers[DON][3].startswith("Player 4 IS the Sheriff.\n") and "checked already" in answers[DON][3]
+            assert answers[SHERIFF][5].startswith("Player 1 is MAFIA.\n")
             assert hub.notes.get(SHERIFF, {}).get("text") in (None, "Player 1 is MAFIA.")
 
     asyncio.run(main())

@@ -246,7 +246,7 @@ def test_two_thousand_idle_sockets_under_a_small_file_limit_do_not_keep_a_phone_
 
 # ---------------------------------------------------------------- secrets leave no trace
 
-def test_the_printable_seat_cards_are_removed_when_the_game_ends():
+def test_the_printable_seat_cards_are_removed_when_the_game_ends_and_at_exit():
     import io
 
     from narrator.companion import start
@@ -260,6 +260,8 @@ def test_the_printable_seat_cards_are_removed_when_the_game_ends():
         handle = start(cfg, live, host="127.0.0.1", port=0, out=io.StringIO())
         page = handle.seats_page
         assert page is not None and page.exists()
+        handle.hub._record({"type": "game_over", "winner": "town"})   # the game ends: the cards go
+        assert not page.exists()
         await handle.stop()
         live.submit_control("quit")
         await run

@@ -746,7 +746,7 @@ class Hub:
         if night and answers and not ok and standing is not None and standing[0] == self.epoch:
             # a refused re-tap (a second check, a change the rules forbid) never hides the answer
             # that still stands: the check result or the choice stays on screen, the refusal after it
-            text = standing[1] + " " + text
+            text = standing[1] + "\n" + text  # the answer on its own line, the refusal under it
         # the screen this tap was made on: a page drops an answer for any other screen
         frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": epoch if _is_int(epoch) else self.epoch}
         if night and answers and not (not ok and standing is not None and standing[0] == self.epoch):
