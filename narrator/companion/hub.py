@@ -261,6 +261,8 @@ class Hub:
         voice = self.live.voice
         if g.state == "over":
             return self.word("state_over", winner=self.phase_winner())
+        if g.state == "setup" and self.dealt is not None:
+            return self.word("dealt_cards" if self.cards_deal else "dealt_roles")
         if g.state == "night":
             step = g.step
             if step is None:
