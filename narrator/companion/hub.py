@@ -233,7 +233,10 @@ class Hub:
         g = self.game
         if g.state == "kamikaze":
             return seat == g.awaiting()[1].get("seat")
-        return seat in g.alive or seat in self._called_voters()
+        called = self._called_voters()
+        if any(s not in g.alive for s in called):
+            return seat in called  # the rules call on the dead by name (grundregeln's tie-break): them alone
+        return seat in g.alive or seat in called
 
     def _outcome(self, seat: int, view: dict) -> str | None:
         """"won", "lost" or "draw" for this seat's player once the game is over."""
