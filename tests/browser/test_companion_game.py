@@ -306,8 +306,15 @@ def test_a_complete_game_on_ten_phones(lang):
         # nothing spills: no phone scrolls sideways, every role name fits its seat box on the host
         for p in everyone:
             assert await p.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-        spills = await host.evaluate("() => Array.from(document.querySelectorAll('.seat')).filter(e => e.scrollWidth > e.clientWidth + 1).length")
-        assert spills == 0
+        small_host = await (await browser.new_context(viewport=PHONE)).new_page()
+        await small_host.goto(base + "/host")
+        await small_host.get_by_test_id("pin").fill("2468")
+        await small_host.get_by_test_id("login").click()
+        await expect(small_host.get_by_test_id("close")).to_be_visible()
+        for screen in (host, small_host):
+            spills = await screen.evaluate("() => Array.from(document.querySelectorAll('.seat')).filter(e => e.scrollWidth > e.clientWidth + 1).length")
+            assert spills == 0, "a role name spills out of its seat box"
+        assert await small_host.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         await pages[4].reload()
         await expect(pages[4].get_by_test_id("outcome")).to_have_text(word("outcome_lost"))
         await expect(host.get_by_test_id("close")).to_be_visible()
