@@ -15,11 +15,13 @@ from rich.text import Text
 
 from . import __version__
 from .config import Config, ConfigError, default_config, load_config, parse_config
-from .journal import Journal, default_path, read
+from . import journal as journals
+from .flow.events import Deal
+from .journal import DamagedJournal, Journal, JournalError, read
 from .rules.variants import VARIANTS
 
 # Adapters register their own subcommands (listen, devices, models, …) when installed.
-EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli")
+EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli", "narrator.report.cli")
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -87,7 +89,7 @@ def cmd_simulate(args) -> int:
     roles: dict[str, int] = {}
     for item in args.role or []:
         name, eq, count = item.partition("=")
-        if not eq or not count.isdigit():
+        if not eq or not count.isdecimal() or len(count) > 4:  # "³".isdigit() holds but int("³") raises
             say_error(f"--role takes name=count, not {item!r}")
             return 2
         roles[name] = int(count)
@@ -121,8 +123,10 @@ def cmd_simulate(args) -> int:
         task = bar.add_task("games", total=args.games)
         bar.start()
         progress = lambda n: bar.update(task, completed=n)  # noqa: E731
+    cfg_table = cfg if args.config else None
     result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check,
-                      progress=progress, roles=roles or None, skill=args.skill)
+                      progress=progress, roles=roles or None, skill=args.skill, protocols=args.protocols,
+                      players=cfg_table.players if cfg_table else None, language=cfg_table.language if cfg_table else "en")
     if args.progress:
         bar.stop()
     print(json.dumps(result))
@@ -141,7 +145,12 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
         say_error("narrating as text: the speech packages are not installed here — run scripts/install.sh", "", "yellow")
         return outputs
     try:
-        outputs.append(make_speech_output(live.config, live))
+        speech = make_speech_output(live.config, live)
+        outputs.append(speech)
+        if getattr(speech, "notice", None):
+            from rich.markup import escape
+
+            err.print(f"[yellow]{escape(speech.notice)}[/]")
     except AudioUnavailable as exc:
         # one line: why the narrator is silent, and what makes it speak
         from .voice.audio import FALLBACK
@@ -150,7 +159,7 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
     return outputs
 
 
-async def _run_live(live, first, initial, args, console: Console) -> int:
+async def _run_live(live, first, initial, args, console: Console, journaled: bool = False) -> int:
     from .console import read_console
 
     handles = []
@@ -180,7 +189,9 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
 
         # without phones the night's choices are typed: the narrator explains the sound masking
         keypad = KeypadInput(live)
-        first = list(first) + [Say("keypad_masking", {})]
+        # the speaker's rain (voice.ambience) covers the keys too, when there is a speaker
+        rain = live.config.section("voice")["ambience"] > 0 and any(hasattr(o, "queued_seconds") for o in live.outputs)
+        first = list(first) + [Say("keypad_masking_sound" if rain else "keypad_masking", {})]
     if getattr(args, "listen", False) or live.config.section("input")["engine"] != "none":
         try:
             from .voice import start_listening
@@ -203,7 +214,10 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             on_start = lambda: loop.call_soon_threadsafe(handles[0].hub.start)  # noqa: E731
         read_console(live, console=console, keypad=keypad, on_start=on_start)
     try:
-        winner = await live.run(first, initial)
+        winner = await live.run(first, initial, journaled=journaled)
+        if winner and live.failure is None:
+            console.print(Text(f"game over: {winner}", style="bold"))
+            _game_report(live, console)  # before the result stays up: the phones link to the report
         if winner and handles:
             # the result stays on every phone (and reaches a phone that reconnects) until the host closes it
             await handles[0].keep_result(live, console)
@@ -214,11 +228,25 @@ async def _run_live(live, first, initial, args, console: Console) -> int:
             r = h.stop()
             if asyncio.iscoroutine(r):
                 await r
-    if winner:
-        console.print(Text(f"game over: {winner}", style="bold"))
-    else:
+    if live.failure is not None:
+        from .console import status_text
+
+        _journal_failed(live.failure)
+        err.print(f"[dim]the game stood at:[/]\n{_lit(status_text(live))}")
+        return 3
+    if not winner:
         console.print(Text(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}"))
     return 0
+
+
+def _game_report(live, console: Console) -> None:
+    from .report.live import finish
+
+    written, warnings = finish(live)
+    for w in warnings:
+        err.print(Text("note ", style="yellow") + Text(w))
+    if written:
+        console.print(Text("report: " + written[0]), soft_wrap=True)  # a path must stay whole to be copied
 
 
 def _better_ears_hint(cfg: Config, listener) -> None:
@@ -230,31 +258,168 @@ def _better_ears_hint(cfg: Config, listener) -> None:
                   "`narrator models fetch en` gives better ears (about 40 MB)[/]")
 
 
+def _journal_failed(exc: JournalError) -> None:
+    err.print(f"[red]the game stopped: {_lit(exc.reason)}[/] — {_lit(exc.advice)}")
+
+
+def _lit(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(str(text))
+
+
 def _companion_on(args, cfg: Config) -> bool:
     return bool(getattr(args, "companion", False) or cfg.section("companion")["enabled"])
 
 
 def cmd_play(args) -> int:
-    from .console import reveal_roles
     from .live import LiveSession
 
     cfg = _checked(lambda: _config(args.config))
     if cfg is None:
         return 2
     console = Console(highlight=False)
-    jpath = Path(args.journal or cfg.section("journal")["path"] or default_path())
-    journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": _companion_on(args, cfg)})
+    explicit = args.journal or cfg.section("journal")["path"]
+    try:
+        if explicit:
+            jpath = Path(explicit).expanduser()
+            held = _take_explicit(jpath, args)
+        else:
+            jpath = journals.new_game_path()
+            held = _check_latest(args)
+            if held == "new":
+                held = journals.lock(jpath)
+        if isinstance(held, int):
+            return held
+        if held == "resume":
+            return cmd_resume(args)
+        companion = _companion_on(args, cfg)
+        reveal = cfg.dealing["mode"] in ("random", "seeded") and not companion and sys.stdin.isatty() and not args.no_reveal
+        journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal})
+    except JournalError as exc:
+        _journal_failed(exc)
+        return 2
     live = LiveSession(cfg, journal)
-    live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, _companion_on(args, cfg))
+    live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, companion)
     first = live.start_effects()
     deal = live.session.dealing_event(random.SystemRandom())
-    if cfg.dealing["mode"] in ("random", "seeded") and not _companion_on(args, cfg):
-        if sys.stdin.isatty() and not args.no_reveal:
-            reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console)
+    journaled = False
+    if cfg.dealing["mode"] in ("random", "seeded") and not companion:
+        if reveal:
+            try:
+                journal.append(deal)  # before anybody sees a role: a crash in the reveal keeps this deal
+            except JournalError as exc:
+                _journal_failed(exc)
+                return 3
+            journaled = True
+            if _reveal(cfg, deal, live, console, journal, []) is not None:
+                return 3
         else:
             say_error("roles dealt at random and no companion: use --companion or a terminal to show each player his role", "", "yellow")
-    console.print(Text(f"journal: {jpath} · type 'help' for inputs", style="dim"))
-    return asyncio.run(_run_live(live, first, [deal], args, console))
+    console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
+    return asyncio.run(_run_live(live, first, [deal], args, console, journaled=journaled))
+
+
+def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: list[int], intro: str | None = None) -> int | None:
+    """The hot-seat reveal, seat by seat, each seat marked in the journal once it has looked."""
+    from .console import reveal_roles
+
+    try:
+        reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed, intro=intro)
+    except JournalError as exc:
+        _journal_failed(exc)
+        return 3
+    return None
+
+
+def _ask(question: str, answers: str) -> str:
+    """One letter of `answers` typed at the terminal ('' at end of input)."""
+    while True:
+        try:
+            reply = input(question).strip().lower()
+        except EOFError:
+            return ""
+        if reply[:1] in answers and reply:
+            return reply[:1]
+
+
+def _take_explicit(jpath: Path, args):
+    """Lock the journal named by --journal or the config for a new game: a Lock, "resume", or an
+    exit code. An unfinished game in it is never overwritten: resume it, or keep it aside."""
+    existed = jpath.exists() and jpath.stat().st_size > 0
+    held = journals.lock(jpath)
+    if not existed:
+        return held
+    try:
+        contents = read(jpath)
+        if contents.finished:
+            return held
+        what = journals.describe(contents)
+    except DamagedJournal as exc:
+        if exc.line == 1 and exc.what.startswith(("empty", "the game never started")):
+            return held
+        if exc.line == 1:
+            held.release()
+            err.print(f"[red]error[/] {_lit(exc)}: choose another --journal file; this one is left as it is")
+            return 2
+        what = f"damaged at line {exc.line}"
+    except OSError as exc:
+        held.release()
+        err.print(f"[red]error[/] {_lit(jpath)}: {_lit(exc.strerror or exc)}")
+        return 2
+    choice = _unfinished_choice(jpath, what, args)
+    if choice == "new":
+        aside = _keep_aside(jpath)
+        held.release()
+        err.print(f"the unfinished game is kept in {_lit(aside)}")
+        return journals.lock(jpath)
+    held.release()
+    if choice == "resume":
+        args.journal = str(jpath)
+        return "resume"
+    return choice
+
+
+def _check_latest(args):
+    """Before a new game in the games folder: "new", "resume" or an exit code."""
+    games = journals.unfinished_games()
+    if not games or args.new:
+        return "new"
+    latest = games[-1]
+    pid = journals.is_locked(latest.path)
+    if pid is not None:
+        who = f"process {pid}" if pid > 0 else "another process"
+        err.print(f"a game is being played in another window ({who}) from {_lit(latest.path)}; "
+                  "to start a second game beside it: narrator play --new")
+        return 1
+    what = journals.describe(latest.contents) if latest.contents else f"damaged at line {latest.error.line}"
+    choice = _unfinished_choice(latest.path, what, args)
+    if choice == "resume":
+        args.journal = str(latest.path)
+    return choice
+
+
+def _unfinished_choice(jpath: Path, what: str, args):
+    if getattr(args, "new", False):
+        return "new"
+    if not sys.stdin.isatty():
+        err.print(f"[yellow]{_lit(jpath)} holds an unfinished game ({_lit(what)}).[/] Continue it with: narrator resume --journal {_lit(jpath)} "
+                  "— or start a new game (the unfinished one is kept) with: narrator play --new")
+        return 1
+    err.print(f"[yellow]{_lit(jpath)} holds an unfinished game ({_lit(what)}).[/]")
+    reply = _ask("[r]esume it, start a [n]ew game (the unfinished one is kept), or [q]uit? ", "rnq")
+    return {"r": "resume", "n": "new"}.get(reply, 1)
+
+
+def _keep_aside(jpath: Path) -> Path:
+    n = 1
+    while (aside := jpath.with_name(f"{jpath.stem}.unfinished-{n}{jpath.suffix}")).exists():
+        n += 1
+    jpath.rename(aside)
+    companion = Path(str(jpath) + ".companion")
+    if companion.exists():
+        companion.rename(Path(str(aside) + ".companion"))
+    return aside
 
 
 def _full_deal(cfg: Config, deal) -> dict[int, str]:
@@ -265,33 +430,136 @@ def _full_deal(cfg: Config, deal) -> dict[int, str]:
 def cmd_resume(args) -> int:
     from .live import LiveSession
 
-    jpath = Path(args.journal) if args.journal else default_path()
-    try:
-        contents = read(jpath)
-    except FileNotFoundError:
-        say_error(f"no journal at {jpath}: there is no game to resume (start one with narrator play)")
+    if args.journal:
+        jpath = Path(args.journal).expanduser()
+    else:
+        games = journals.unfinished_games()
+        if not games:
+            err.print(f"[red]error[/] no unfinished game in {_lit(journals.games_dir())}: there is no game to resume "
+                      "(start one with narrator play)")
+            return 2
+        jpath = games[-1].path
+    if not jpath.exists():
+        err.print(f"[red]error[/] no journal at {_lit(jpath)}: there is no game to resume (start one with narrator play)")
         return 2
-    except ValueError as exc:
-        say_error(str(exc))
+    try:
+        held = journals.lock(jpath)  # noqa: F841 — held for the whole game
+        contents = read(jpath)
+    except JournalError as exc:
+        err.print(f"[red]error[/] {_lit(exc.reason)}: {_lit(exc.advice)}")
+        return 2
+    except DamagedJournal as exc:
+        contents = _salvage(jpath, exc.damage, str(exc), exc.contents, args)
+        if contents is None:
+            return 2
+    except OSError as exc:
+        err.print(f"[red]error[/] {_lit(jpath)}: {_lit(exc.strerror or exc)}")
         return 2
     if contents.finished:
-        err.print(Text(f"the game in {jpath} is finished; start a new one with narrator play"))
+        err.print(f"the game in {_lit(jpath)} is finished; start a new one with narrator play")
         return 1
     cfg = _checked(lambda: parse_config(contents.header["config_text"], contents.header["config_path"]))
     if cfg is None:
+        err.print(f"[red]error[/] the config kept in {_lit(jpath)} is not valid here; there is no game to resume from it")
         return 2
+    bad = _refused_event(cfg, contents)
+    if bad is not None:
+        i, what = bad
+        contents = _salvage(jpath, contents.damage_at(i, what), f"{jpath}:{contents.lines[i]}: {what}", None, args)
+        if contents is None:
+            return 2
     console = Console(highlight=False)
-    args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
-    journal = Journal.reopen(jpath)
+    mode = contents.header.get("mode", {})
+    args.companion = getattr(args, "companion", False) or mode.get("companion", False)
+    try:
+        journal = Journal.reopen(jpath)
+    except (JournalError, DamagedJournal) as exc:
+        err.print(f"[red]error[/] {_lit(exc)}")
+        return 2
     live = LiveSession(cfg, journal)
-    live.outputs = _outputs(live, args.voice or contents.header.get("mode", {}).get("voice") or cfg.section("voice")["output"],
+    live.outputs = _outputs(live, args.voice or mode.get("voice") or cfg.section("voice")["output"],
                             console, _companion_on(args, cfg))
     first = live.start_effects(replayed=contents.events)
-    console.print(Text(f"resumed {len(contents.events)} events from {jpath}", style="dim"))
-    console.print(Text(f"» {live.voice.render('resuming', {})}"))
-    console.print(Text(f"waiting for: {live.session.awaiting_text()}", style="dim"))
-    args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
-    return asyncio.run(_run_live(live, first, [], args, console))
+    initial, journaled = [], False
+    if live.game.state == "setup":
+        # stopped before a deal was applied: nobody has seen a role yet, so deal now
+        deal = live.session.dealing_event(random.SystemRandom())
+        if deal is not None:
+            initial = [deal]
+        if mode.get("reveal") and deal is not None and sys.stdin.isatty():
+            try:
+                journal.append(deal)
+            except JournalError as exc:
+                _journal_failed(exc)
+                return 3
+            journaled = True
+            if _reveal(cfg, deal, live, console, journal, []) is not None:
+                return 3
+    elif mode.get("reveal") and len(contents.events) == 1 and isinstance(contents.events[0], Deal):
+        deal = contents.events[0]
+        left = [s for s in range(1, cfg.seats + 1) if s not in contents.revealed]
+        if left and sys.stdin.isatty():
+            seen = contents.revealed
+            who = (f"seat {seen[0]} has seen its role" if len(seen) == 1 else
+                   f"seats {', '.join(map(str, seen))} have seen theirs" if seen else "nobody has seen a role yet")
+            intro = f"The roles were dealt before the game stopped; {who}."
+            if _reveal(cfg, deal, live, console, journal, contents.revealed, intro) is not None:
+                return 3
+            # the table has heard nothing of the game yet: it starts as a new one would, on this deal
+            live = LiveSession(cfg, journal)
+            live.outputs = _outputs(live, args.voice or mode.get("voice") or cfg.section("voice")["output"],
+                                    console, _companion_on(args, cfg))
+            first, initial, journaled = live.start_effects(), [deal], True
+            console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
+            return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
+        elif left:
+            err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
+    console.print(f"[dim]resumed {len(contents.events)} events from {_lit(jpath)}[/]")
+    console.print(f"» {_lit(live.voice.render('resuming', {}))}")
+    console.print(f"[dim]waiting for: {_lit(live.session.awaiting_text())}[/]")
+    return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
+
+
+def _refused_event(cfg: Config, contents) -> tuple[int, str] | None:
+    """The first journaled event this game cannot take (a journal from elsewhere), if any."""
+    from .session import Session
+
+    probe = Session(cfg, fixed_night_steps=True)
+    probe.start()
+    for i, ev in enumerate(contents.events):
+        try:
+            probe.feed(ev)
+        except Exception as exc:  # a foreign event must not be a traceback: it is damage at its line
+            return i, f"an event this game cannot take ({type(exc).__name__}: {exc})"
+    return None
+
+
+def _salvage(jpath: Path, damage, message: str, good, args):
+    """A damaged journal: name the line; resume up to the last good line if asked (a copy of the
+    damaged file is kept). Returns the good contents, or None."""
+    err.print(f"[red]error[/] {_lit(message)}")
+    if damage is None:
+        err.print("there is no game in this file to resume")
+        return None
+    err.print(f"the game can go on from the last good line ({damage.line - 1}); {damage.lost_lines} line(s) "
+              f"from line {damage.line} on would be left out")
+    ok = getattr(args, "repair", False)
+    if not ok and sys.stdin.isatty():
+        ok = _ask("resume from there, keeping a copy of the damaged file? [y/n] ", "yn") == "y"
+    if not ok:
+        err.print(f"to resume from there (a copy of the damaged file is kept): narrator resume --journal {_lit(jpath)} --repair")
+        return None
+    try:
+        copy = journals.repair(jpath, damage)
+        contents = read(jpath)
+    except OSError as exc:
+        err.print(f"[red]error[/] {_lit(journals.io_error(jpath, exc))}")
+        return None
+    except DamagedJournal as exc:
+        err.print(f"[red]error[/] {_lit(exc)}")
+        return None
+    err.print(f"kept a copy of the damaged journal as {_lit(copy)}; resuming from line {damage.line - 1}")
+    return contents
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -303,7 +571,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="the config file (default: embedded classic/en defaults)")
     p.add_argument("--voice", choices=("auto", "text", "speech"),
                    help="print the narration, or also speak it (default: [voice] output, auto: speak when there is a speaker)")
-    p.add_argument("--journal", help="journal file (default: ~/.local/state/narrator/journal.jsonl)")
+    p.add_argument("--journal", help="journal file (default: a new file under ~/.local/state/narrator/games/)")
+    p.add_argument("--new", action="store_true", help="start a new game even when an unfinished one is waiting (it is kept)")
     p.add_argument("--companion", action="store_true", help="serve the phone companion")
     p.add_argument("--listen", action="store_true", help="listen to the microphone for nominations")
     p.add_argument("--no-reveal", action="store_true", help="do not show roles on this screen (players know them)")
@@ -326,14 +595,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how often a town player's choice lands on a real mafioso (0: pure chance; see scripts/balance.py)")
     p.add_argument("--no-replay-check", action="store_true", help="skip replaying each protocol (faster)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    p.add_argument("--protocols", metavar="DIR", help="write every game's protocol into DIR (for narrator report and club)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("check-config", help="validate a config file")
     p.add_argument("file")
     p.set_defaults(func=cmd_check_config)
 
-    p = sub.add_parser("resume", help="continue the last game from its journal")
-    p.add_argument("--journal")
+    p = sub.add_parser("resume", help="continue the last unfinished game from its journal")
+    p.add_argument("--journal", help="the game's journal (default: the latest unfinished game)")
+    p.add_argument("--repair", action="store_true",
+                   help="a damaged journal: resume up to its last good line, keeping a copy of the damaged file")
     p.add_argument("--voice", choices=("auto", "text", "speech"))
     p.add_argument("--companion", action="store_true")
     p.add_argument("--listen", action="store_true")
@@ -352,6 +624,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if hasattr(sys.stdin, "reconfigure"):
+        # before anything reads stdin (the hot-seat reveal, the console): a byte the terminal's
+        # encoding cannot decode must become a refused line, not the end of the input thread
+        try:
+            sys.stdin.reconfigure(errors="replace")
+        except (OSError, ValueError):
+            pass
     try:
         return args.func(args)
     except KeyboardInterrupt:

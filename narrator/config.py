@@ -76,6 +76,9 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
     "journal": {
         "path": Option("", str, "the journal file (empty: ~/.local/state/narrator/journal.jsonl)"),
     },
+    "club": {
+        "database": Option("", str, "the club's record of games, an SQLite file several narrators may share (empty: ~/.local/share/narrator/club.sqlite)"),
+    },
 }
 
 PER_LANGUAGE_VOICE = ("engine", "voice", "rate", "volume")
@@ -100,6 +103,12 @@ class Config:
         return self.sections[name]
 
 
+
+# options that no longer exist, with what replaced them: an old club config gets told, not guessed
+RETIRED = {
+    ("rules", "second_shot_misses"): "no longer an option: a night choice may be changed until the step ends "
+                                     "and the last choice counts (remove this line)",
+}
 class Locator:
     """Where each key and table of a config is written, read once: finding the line of a problem
     is a dictionary look-up, so reporting thousands of bad keys stays linear in the file."""
@@ -258,6 +267,9 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                         problem((name, key, k), f"unknown key; per-language keys are {', '.join(PER_LANGUAGE_VOICE)}")
                     elif (err := _check_option(v, spec[k])):
                         problem((name, key, k), err)
+                continue
+            if (name, key) in RETIRED:
+                problem((name, key), RETIRED[name, key])
                 continue
             if key not in spec:
                 problem((name, key), f"unknown key; known keys are {', '.join(sorted(spec))}")

@@ -11,6 +11,7 @@ markup strings, so "Anna [guest]" keeps its bracket and "Bob[/]" cannot break a 
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
 
@@ -23,6 +24,15 @@ from .rules.roles import team_of
 
 HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|yes|no> · foul <seat> · leave <seat> · extend · timeout
 console: status · pause · resume · start (night zero, with phones) · quit · help"""
+
+
+def wipe(console: Console) -> None:
+    """Clear the screen AND the terminal's scrollback: a role or a check result scrolled out of
+    sight is still one swipe away on a laptop the whole table can reach."""
+    console.clear()
+    if console.is_terminal:
+        console.file.write("\x1b[3J")
+        console.file.flush()
 
 
 class ConsoleOutput:
@@ -55,7 +65,7 @@ class ConsoleOutput:
             c.print(Text(f"⏱ {effect.name} {effect.seconds} s", style="dim"))
         elif isinstance(effect, Record) and effect.entry["type"] == "phase" and effect.entry["phase"] == "day":
             if self.clear_at_dawn:
-                c.clear()
+                wipe(c)
 
 
 def status_text(live) -> str:
@@ -126,8 +136,13 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     if stream is None:
         stream = sys.stdin
         if hasattr(stream, "reconfigure"):
-            # a terminal in another encoding (ß typed in Latin-1) must not end the input thread
-            stream.reconfigure(errors="replace")
+            # a terminal in another encoding (ß typed in Latin-1) must not end the input thread;
+            # once the hot-seat reveal has read from stdin it can no longer be reconfigured here,
+            # which is why `narrator` does it at start (cli.main) and this is only a second chance
+            try:
+                stream.reconfigure(errors="replace")
+            except (io.UnsupportedOperation, ValueError):
+                pass
     console = console or Console(highlight=False)
 
     def run() -> None:
@@ -142,10 +157,17 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     return t
 
 
-def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input) -> None:
-    """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears."""
+def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None) -> None:
+    """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears.
+    `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked."""
+    ask = ask or input
     for seat in sorted(deal_roles):
-        console.clear()
+        if seat in skip:
+            continue
+        wipe(console)
+        if intro:
+            console.print(intro, markup=False)
+            intro = None
         ask(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
         role = deal_roles[seat]
         console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
@@ -153,4 +175,6 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=input)
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             console.print(Text(voice.render("your_mates", {"seats": mates})))
         ask("Press Enter to hide it. ")
-    console.clear()
+        if seen is not None:
+            seen(seat)
+    wipe(console)

@@ -1,13 +1,23 @@
-"""The journal: every input event is appended and flushed to disk *before* it is applied, so
+"""The journal: every input event is written and fsynced to disk *before* it is applied, so
 `narrator resume` after a crash or power cut replays exactly the events that were applied — or
-were about to be — once each. A line torn by the crash was never applied and is dropped."""
+were about to be — once each. A line torn by the crash was never applied and is dropped.
+
+A write that fails (full disk, read-only disk, I/O error) is cut back off the file and the
+journal closes: nothing waits in a buffer to be written later, and the caller stops the game
+with the reason in plain words (`JournalError`). Each game has its own file; one process at a
+time holds it (`lock`). A damaged file is read up to its last good line (`DamagedJournal` names
+the line) and `repair` keeps a copy before cutting the damage off.
+"""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
+import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .flow.events import Event, event_from_dict, event_to_dict
@@ -15,9 +25,85 @@ from .flow.events import Event, event_from_dict, event_to_dict
 FORMAT = 1
 
 
-def default_path() -> Path:
+def state_dir() -> Path:
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "narrator" / "journal.jsonl"
+    return Path(base) / "narrator"
+
+
+def games_dir() -> Path:
+    """Where each game gets its own journal when neither --journal nor the config names one."""
+    return state_dir() / "games"
+
+
+def default_path() -> Path:
+    """The single journal of earlier versions: still found by `resume`."""
+    return state_dir() / "journal.jsonl"
+
+
+def new_game_path() -> Path:
+    stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
+    d = games_dir()
+    path = d / f"{stamp}.jsonl"
+    n = 2
+    while path.exists():
+        path = d / f"{stamp}-{n}.jsonl"
+        n += 1
+    return path
+
+
+# ---------------------------------------------------------------------- errors in plain words
+class JournalError(Exception):
+    """The journal cannot be written (or opened): why, in plain words, and what to do."""
+
+    def __init__(self, path: Path, reason: str, advice: str):
+        super().__init__(f"{reason}: {advice}")
+        self.path = path
+        self.reason = reason
+        self.advice = advice
+
+
+def io_error(path: Path, exc: OSError, resume: bool = True) -> JournalError:
+    """The words for an OSError met while writing the journal at `path`."""
+    then = f"then `narrator resume --journal {path}`" if resume else "then start the game again"
+    code = exc.errno
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        return JournalError(path, "the disk is full", f"free some space, {then}")
+    if code == errno.EROFS:
+        return JournalError(path, "the disk is read-only", f"make it writable (or copy {path} to a writable disk), {then}")
+    if code in (errno.EACCES, errno.EPERM):
+        return JournalError(path, f"no permission to write {path}", f"fix its permissions, {then}")
+    if code == errno.EIO:
+        return JournalError(path, "the disk failed (input/output error)",
+                            f"check the disk; copy {path} to a good disk, then `narrator resume --journal <the copy>`")
+    return JournalError(path, f"the journal cannot be written ({exc.strerror or exc})", f"fix that, {then}")
+
+
+class JournalLocked(JournalError):
+    def __init__(self, path: Path, pid: int | None):
+        who = f"process {pid}" if pid else "another process"
+        super().__init__(path, f"this game is being played in another window ({who})",
+                         f"continue it there, or end that {'process (kill ' + str(pid) + ')' if pid else 'process'} first")
+        self.pid = pid
+
+
+@dataclass
+class Damage:
+    line: int  # 1-based line of the file
+    what: str
+    keep_bytes: int  # the file up to the end of the last good line
+    lost_lines: int  # complete lines from the damaged one on
+
+
+class DamagedJournal(ValueError):
+    """The journal cannot be read as it is. `damage` is None when nothing of it can be resumed."""
+
+    def __init__(self, path: Path, line: int, what: str, damage: Damage | None = None, contents: "JournalContents | None" = None):
+        super().__init__(f"{path}:{line}: {what}")
+        self.path = path
+        self.line = line
+        self.what = what
+        self.damage = damage
+        self.contents = contents  # what is good before the damage, when there is some
 
 
 @dataclass
@@ -26,68 +112,308 @@ class JournalContents:
     events: list[Event]
     finished: bool
     torn: bool
+    lines: list[int] = field(default_factory=list)  # the file line of each event
+    revealed: list[int] = field(default_factory=list)  # seats that have seen their role on the hot seat
+    damage: Damage | None = None
+    ends: list[int] = field(default_factory=list)  # the byte offset just after each event's line
+    header_end: int = 0
+    total_lines: int = 0
+
+    def damage_at(self, i: int, what: str) -> Damage:
+        """The damage of event i (an event the game cannot take): keep what comes before it."""
+        line = self.lines[i]
+        return Damage(line, what, self.ends[i - 1] if i else self.header_end, self.total_lines - line + 1)
 
 
+# ---------------------------------------------------------------------- writing
 class Journal:
-    def __init__(self, path: Path, fh):
+    def __init__(self, path: Path, fd: int):
         self.path = path
-        self._fh = fh
+        self._fd: int | None = fd
+        self.failed: JournalError | None = None
 
     @classmethod
     def create(cls, path: Path, config_path: str, config_text: str, mode: dict) -> "Journal":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # the journal holds the secret deal: readable by its owner only
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        j = cls(path, os.fdopen(fd, "w", encoding="utf-8"))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # the journal holds the secret deal: readable by its owner only
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        except OSError as exc:
+            raise io_error(path, exc, resume=False) from None
+        j = cls(path, fd)
         j._write({"journal": FORMAT, "config_path": config_path, "config_text": config_text, "mode": mode, "started": time.time()})
         return j
 
     @classmethod
     def reopen(cls, path: Path) -> "Journal":
         contents = read(path)
-        if contents.torn:
-            # cut the torn tail so the next append starts on a fresh line
-            raw = path.read_bytes()
-            path.write_bytes(raw[: raw.rfind(b"\n") + 1])
-        return cls(path, open(path, "a", encoding="utf-8"))
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            if contents.torn:
+                # cut the torn tail so the next append starts on a fresh line
+                raw = path.read_bytes()
+                os.ftruncate(fd, raw.rfind(b"\n") + 1)
+                os.fsync(fd)
+        except OSError as exc:
+            raise io_error(path, exc) from None
+        return cls(path, fd)
 
     def append(self, event: Event) -> None:
         self._write({"t": round(time.time(), 3), "event": event_to_dict(event)})
+
+    def revealed(self, seat: int) -> None:
+        """A seat has seen its role on the hot seat: a resume continues the reveal after it."""
+        self._write({"t": round(time.time(), 3), "revealed": seat})
 
     def finish(self, winner: str | None) -> None:
         self._write({"t": round(time.time(), 3), "end": winner})
 
     def _write(self, obj: dict) -> None:
-        self._fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        if self.failed is not None:
+            raise self.failed
+        if self._fd is None:
+            raise JournalError(self.path, "the journal is closed", "resume the game with `narrator resume`")
+        data = (json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8")
+        fd = self._fd
+        start = None
+        try:
+            start = os.lseek(fd, 0, os.SEEK_END)
+            # straight to the file, no Python buffer: a write refused now can never land later
+            view = memoryview(data)
+            while view:
+                n = os.write(fd, view)
+                view = view[n:]
+            os.fsync(fd)
+        except OSError as exc:
+            self.failed = io_error(self.path, exc)
+            # best effort: take back what part of the line reached the file, so a resume sees
+            # the journal exactly as it was before this event (it was never applied)
+            if start is not None:
+                try:
+                    os.ftruncate(fd, start)
+                    os.fsync(fd)
+                except OSError:
+                    pass
+            self.close()
+            raise self.failed from None
 
     def close(self) -> None:
-        self._fh.close()
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
-def read(path: Path) -> JournalContents:
-    raw = path.read_text(encoding="utf-8")
-    lines = raw.split("\n")
+# ---------------------------------------------------------------------- one process per journal
+class Lock:
+    """An OS lock on a journal, held while a game is played from it."""
+
+    def __init__(self, path: Path, fd: int):
+        self.path = path
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def lock(path: Path) -> Lock:
+    """Lock the journal at `path` (created empty if missing) or raise JournalLocked naming the holder."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise io_error(path, exc, resume=False) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        pid = lock_holder(path)
+        os.close(fd)
+        raise JournalLocked(path, pid) from None
+    except OSError:
+        pass  # a filesystem without flock: play on unguarded rather than not at all
+    return Lock(path, fd)
+
+
+def lock_holder(path: Path) -> int | None:
+    """The pid holding a flock on `path`, from /proc/locks (Linux); None when unknown."""
+    try:
+        st = os.stat(path)
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) < 6 or parts[1] != "FLOCK":
+                    continue
+                dev_ino = parts[5].split(":")
+                if len(dev_ino) == 3 and int(dev_ino[2]) == st.st_ino:
+                    return int(parts[4])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def is_locked(path: Path) -> int | None:
+    """The holder's pid (or -1 when unknown) if another process plays this journal now; else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return lock_holder(path) or -1
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None
+
+
+# ---------------------------------------------------------------------- reading
+_LINE_KINDS = ({"t", "event"}, {"t", "end"}, {"t", "revealed"})
+
+
+def read(path: Path, salvage: bool = False) -> JournalContents:
+    """The journal's header and events. Raises DamagedJournal naming the line that is wrong; with
+    `salvage`, a damaged body instead gives the contents up to the last good line (`damage` set)."""
+    raw = path.read_bytes()
+    lines = raw.split(b"\n")
     torn = bool(lines and lines[-1])  # no newline at the end: the last write was cut
     complete = lines[:-1]
     if not complete:
-        raise ValueError(f"{path}: the journal has no header")
-    header = json.loads(complete[0])
-    if header.get("journal") != FORMAT:
-        raise ValueError(f"{path}: not a narrator journal (format {header.get('journal')!r})")
-    events: list[Event] = []
-    finished = False
+        if torn:
+            raise DamagedJournal(path, 1, "the game never started (its first line was cut off)")
+        raise DamagedJournal(path, 1, "empty: not a narrator journal")
+    header = _header(path, complete[0])
+    contents = JournalContents(header, [], False, torn)
+    offset = len(complete[0]) + 1
+    contents.header_end = offset
+    contents.total_lines = len(complete)
     for n, line in enumerate(complete[1:], start=2):
+        problem = None
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
-            if n == len(complete):
-                torn = True
-                break
-            raise ValueError(f"{path}:{n}: damaged journal line") from None
-        if "end" in obj:
-            finished = True
-        elif "event" in obj:
-            events.append(event_from_dict(obj["event"]))
-    return JournalContents(header, events, finished, torn)
+            obj = json.loads(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            problem = "not text (damaged bytes)"
+        except json.JSONDecodeError as exc:
+            problem = f"damaged line ({exc.msg})"
+        else:
+            problem = _body_line(obj, contents, n)
+        if problem is None and contents.finished and n < len(complete):
+            problem = "a line after the end of the game"
+        if problem is not None:
+            damage = Damage(n, problem, offset, len(complete) - n + 1)
+            if salvage:
+                contents.damage = damage
+                contents.torn = False
+                return contents
+            raise DamagedJournal(path, n, problem, damage, contents)
+        offset += len(line) + 1
+        if len(contents.ends) < len(contents.events):
+            contents.ends.append(offset)
+    return contents
+
+
+def _header(path: Path, line: bytes) -> dict:
+    try:
+        header = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise DamagedJournal(path, 1, "not a narrator journal (its first line is not a journal header)") from None
+    if not isinstance(header, dict) or "journal" not in header:
+        raise DamagedJournal(path, 1, "not a narrator journal (its first line is not a journal header)")
+    if header.get("journal") != FORMAT:
+        raise DamagedJournal(path, 1, f"a journal of another format ({header.get('journal')!r}; this narrator reads {FORMAT})")
+    if not isinstance(header.get("config_text"), str):
+        raise DamagedJournal(path, 1, "the header lacks the game's config (config_text)")
+    if not isinstance(header.get("config_path", ""), str) or not isinstance(header.get("mode", {}), dict):
+        raise DamagedJournal(path, 1, "the header is damaged (config_path or mode)")
+    header.setdefault("config_path", str(path))
+    header.setdefault("mode", {})
+    return header
+
+
+def _body_line(obj, contents: JournalContents, n: int) -> str | None:
+    if not isinstance(obj, dict) or set(obj) not in _LINE_KINDS:
+        keys = ", ".join(sorted(obj)) if isinstance(obj, dict) else type(obj).__name__
+        return f"not a journal line ({keys})"
+    if not isinstance(obj["t"], (int, float)) or isinstance(obj["t"], bool):
+        return "damaged time stamp"
+    if "end" in obj:
+        if obj["end"] is not None and not isinstance(obj["end"], str):
+            return "damaged end of game"
+        contents.finished = True
+    elif "revealed" in obj:
+        seat = obj["revealed"]
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            return "damaged reveal mark"
+        contents.revealed.append(seat)
+    else:
+        try:
+            event = event_from_dict(obj["event"])
+        except (ValueError, TypeError, KeyError) as exc:
+            return f"not a game event ({exc})"
+        contents.events.append(event)
+        contents.lines.append(n)
+    return None
+
+
+def repair(path: Path, damage: Damage) -> Path:
+    """Keep a copy of the damaged file, then cut the file back to its last good line."""
+    n = 1
+    while (copy := Path(f"{path}.damaged-{n}")).exists():
+        n += 1
+    shutil.copy2(path, copy)
+    os.chmod(copy, 0o600)
+    with open(path, "r+b") as f:
+        f.truncate(damage.keep_bytes)
+        f.flush()
+        os.fsync(f.fileno())
+    return copy
+
+
+# ---------------------------------------------------------------------- finding games
+@dataclass
+class Found:
+    path: Path
+    contents: JournalContents | None  # None: damaged
+    error: DamagedJournal | None = None
+
+
+def unfinished_games() -> list[Found]:
+    """Every journal under the state dir not yet finished (damaged ones too), newest last."""
+    candidates = sorted(games_dir().glob("*.jsonl")) if games_dir().is_dir() else []
+    if default_path().exists():
+        candidates.append(default_path())
+    found = []
+    for p in candidates:
+        try:
+            c = read(p)
+        except DamagedJournal as exc:
+            if exc.line == 1:
+                continue  # no game in it at all
+            found.append(Found(p, None, exc))
+            continue
+        except OSError:
+            continue
+        if not c.finished:
+            found.append(Found(p, c))
+    found.sort(key=lambda f: _mtime(f.path))
+    return found
+
+
+def _mtime(p: Path) -> float:
+    try:
+        return p.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def describe(contents: JournalContents) -> str:
+    """A short line about an unfinished game, for the question whether to resume it."""
+    started = contents.header.get("started")
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if isinstance(started, (int, float)) else "?"
+    n = len(contents.events)
+    return f"started {when}, {n} input{'' if n == 1 else 's'}"

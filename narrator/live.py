@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .config import Config
-from .flow.effects import Effect, Reject, Say, Tell, Timer
+from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
 from .flow.events import Event, Timeout
 from .inputs import InputError, Talk
-from .journal import Journal
+from .journal import Journal, JournalError
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,9 @@ class LiveSession:
         self._paused_remaining: float | None = None
         self._jitter = jitter_rng or random.SystemRandom()
         self.stopped = False
+        self.failure: JournalError | None = None  # why the game stopped when the journal failed
+        # after a resume: the private lines of the night so far, for a phone that comes back
+        self.told_tonight: list[Tell] = []
 
     # ------------------------------------------------------------------ state
     @property
@@ -96,16 +99,27 @@ class LiveSession:
 
     # ------------------------------------------------------------------ running
     def start_effects(self, replayed: list[Event] | None = None) -> list[Effect]:
-        """Start the game, or rebuild it from journaled events (resume); returns what to show now."""
+        """Start the game, or rebuild it from journaled events (resume); returns what to show now:
+        the running phase's timer, and the private lines told since it started, to their seats
+        again — a crash may have come between the journal and the screen, and the step they
+        belong to (his step, his phone) is the one still running."""
         effects = self.session.start()
         if not replayed:
             return effects
         last_timer = None
+        told: list[Tell] = []
         for ev in replayed:
             for e in self.session.feed(ev):
                 if isinstance(e, Timer):
                     last_timer = e
-        return [last_timer] if last_timer and last_timer.name else []
+                    told = []
+                elif isinstance(e, Tell):
+                    told.append(e)
+                    self.told_tonight.append(e)
+                elif isinstance(e, Record) and e.entry.get("type") == "phase" and e.entry.get("phase") in ("night", "day"):
+                    self.told_tonight = []
+        first: list[Effect] = [last_timer] if last_timer and last_timer.name else []
+        return first + told
 
     def attach(self) -> None:
         """Bind to the running loop so adapters can submit before `run` starts."""
@@ -113,20 +127,32 @@ class LiveSession:
             self.loop = asyncio.get_running_loop()
             self.queue = asyncio.Queue()
 
-    async def run(self, first: list[Effect], initial: list[Event] | None = None) -> str | None:
+    async def run(self, first: list[Effect], initial: list[Event] | None = None, journaled: bool = False) -> str | None:
+        """Play until the game is over or stopped. `initial` events are applied first (the deal);
+        `journaled` says they are in the journal already (written before the hot-seat reveal)."""
         self.attach()
-        self._dispatch(first)
-        for ev in initial or []:
-            self._apply(ev)
-        while self.game.state != "over" and not self.stopped:
-            kind, payload, source = await self.queue.get()
-            try:
-                self._handle(kind, payload, source)
-            except Exception as exc:  # an adapter bug must not lose the game: answer and go on
-                self._answer(Answer("reject_unknown_input", {}), detail=f"{type(exc).__name__}: {exc}")
-        self._cancel_timer()
-        if self.game.state == "over" and self.journal is not None:
-            self.journal.finish(self.game.winner)
+        try:
+            self._dispatch(first)
+            for ev in initial or []:
+                self._apply(ev, journaled=journaled)
+            while self.game.state != "over" and not self.stopped:
+                kind, payload, source = await self.queue.get()
+                try:
+                    self._handle(kind, payload, source)
+                except JournalError:
+                    raise
+                except Exception as exc:  # an adapter bug must not lose the game: answer and go on
+                    self._answer(Answer("reject_unknown_input", {}), detail=f"{type(exc).__name__}: {exc}")
+            self._cancel_timer()
+            if self.game.state == "over" and self.journal is not None:
+                self.journal.finish(self.game.winner)
+        except JournalError as exc:
+            # the event that failed was not applied, and nothing after it may be: stop here, say why
+            self._cancel_timer()
+            self.failure = exc
+            self.stopped = True
+            self._answer(Answer("journal_failed", {}), detail=f"{exc.reason}: {exc.advice}")
+            return None
         return self.game.winner
 
     def _handle(self, kind: str, payload, source: str) -> None:
@@ -156,9 +182,11 @@ class LiveSession:
             return
         self._apply(item)
 
-    def _apply(self, event: Event) -> None:
-        if self.journal is not None:
-            self.journal.append(event)  # flushed before it is applied: resume never loses it
+    def _apply(self, event: Event, journaled: bool = False) -> None:
+        if self.journal is not None and not journaled:
+            # on disk (fsynced) before it is applied: resume never loses it; when the write
+            # fails this raises and the event is never applied
+            self.journal.append(event)
         self._dispatch(self.session.feed(event))
 
     def _dispatch(self, effects: list[Effect]) -> None:
@@ -196,7 +224,27 @@ class LiveSession:
         if step is not None and jitter:
             # the same random spread for every step, whoever is awake, alive or dead
             seconds += self._jitter.uniform(0, jitter / 1000.0)
-        self._arm(seconds)
+        self._arm_after_narration(seconds)
+
+    def narration_ahead(self) -> float:
+        """Seconds of narration queued and not yet played (0 without a speaker)."""
+        return max((out.queued_seconds() for out in self.outputs if hasattr(out, "queued_seconds")), default=0.0)
+
+    def _arm_after_narration(self, seconds: float, token: int | None = None) -> None:
+        """A phase starts when its line has been heard, not when it was queued: a night step must
+        not run out while the narrator is still explaining the keypad, and every step lasts its
+        line plus its time, to the sample, however long rendering the line took."""
+        if token is not None and token != self._timer_token:
+            return  # cancelled (a newer phase, or a pause) while the narrator was talking
+        ahead = self.narration_ahead()
+        if ahead <= 0.005:
+            return self._arm(seconds)
+        if token is None:
+            self._timer_token += 1
+            token = self._timer_token
+        self._timer_deadline = self.loop.time() + ahead + seconds  # for the countdowns meanwhile
+        # looked at again every quarter second: a line still being rendered has only an estimated length
+        self._timer_handle = self.loop.call_later(min(ahead, 0.25), self._arm_after_narration, seconds, token)
 
     def _arm(self, seconds: float) -> None:
         self._timer_token += 1

@@ -24,6 +24,9 @@ MAX_EVENTS = 20000
 ACTS = {"nomination": "by", "vote": "voter", "shot_fired": "by", "check": "by", "revocation": "by",
         "protect": "by", "block": "by", "watch": "by", "accusation": "by"}
 
+# night choices a player may change until the step closes (a check is final)
+CHANGEABLE = {"shoot", "kill_alone", "protect", "block", "mafia_vote", "sarika"}
+
 
 def defaults(variant: Variant) -> tuple[dict, dict]:
     return (
@@ -157,6 +160,10 @@ class RandomPlayer:
             if step is not None and step.action:
                 done = g.intents.get(step.name, {})
                 todo = [s for s in g.awake_seats() if s not in done]
+                if todo and done and step.action in CHANGEABLE and r.random() < 0.1:
+                    # a player changes his mind while the step is open: his last choice counts
+                    seat = r.choice([s for s in done if s in g.awake_seats()] or todo)
+                    return Tap(seat, r.choice([s for s in alive if s != seat] or alive))
                 if todo and r.random() < 0.95:
                     seat = r.choice(todo)
                     others = [s for s in alive if s != seat] or alive
@@ -195,7 +202,7 @@ class RandomPlayer:
 
 
 def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, seats: int, check_replay: bool,
-             violations: list[str], role_overrides: dict | None = None, skill: float = 0.0):
+             violations: list[str], role_overrides: dict | None = None, skill: float = 0.0, sink=None):
     counts = variant.roles_for(seats, role_overrides)
     g = Game(variant, rules, timers, seats, roles=counts)
     player = RandomPlayer(rng, skill=skill)
@@ -224,10 +231,17 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
                     violations.append(f"dead seat {e.entry[ACTS[t]]} acted: {e.entry}")
                 elif t == "eliminated":
                     alive.discard(e.entry["seat"])
+                elif t == "shot" and "saved_by_sarika" not in e.entry:
+                    final = {tuple(v)[-1] if v else None for v in e.entry["shooters"].values()}
+                    agreed = final.pop() if len(final) == 1 else None
+                    if len(e.entry["shooters"]) > 0 and agreed != e.entry["seat"]:
+                        violations.append(f"a shot did not follow the shooters' last choices: {e.entry}")
         protocol += entries(effects, None)
     else:
         violations.append("a game did not end")
     g.close()
+    if sink is not None:
+        sink(protocol)
     if check_replay:
         h = Game(variant, rules, timers, seats, roles=counts)
         again = entries(h.start(), None)
@@ -241,7 +255,8 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
 
 def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None, timers: dict | None = None,
              seats: int | None = None, check_replay: bool = True, progress=None, roles: dict | None = None,
-             skill: float = 0.0) -> dict:
+             skill: float = 0.0, protocols: str | None = None, players: dict[int, str] | None = None,
+             language: str = "en") -> dict:
     variant = VARIANTS[variant_name]
     d_rules, d_timers = defaults(variant)
     d_rules.update(rules or {})
@@ -253,9 +268,10 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     violations: list[str] = []
     started = time.perf_counter()
     for i in range(games):
-        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill)
+        sink = _protocol_writer(protocols, i, seed, seats, players or {}, language) if protocols else None
+        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill, sink)
         if g.winner:
-            wins[g.winner] += 1
+            wins[g.winner] = wins.get(g.winner, 0) + 1  # the maniac wins alone
         days += g.day
         if progress:
             progress(i + 1)
@@ -275,3 +291,24 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
         "replay_checked": check_replay,
         "games_per_second": round(games / elapsed, 1) if elapsed else None,
     }
+
+
+def _protocol_writer(folder: str, i: int, seed: int, seats: int, players: dict[int, str], language: str):
+    """Writes game i's protocol to folder/game-<seed>-<i>.jsonl, the table's names seated at random
+    (a club's players take different seats each game); its own random stream, so the games
+    themselves are the same with or without protocols."""
+    import os
+
+    from .protocol import write
+    from .report.reader import table_entry
+
+    names = list(players.values())
+    random.Random(f"{seed}:{i}").shuffle(names)
+    seated = {s: n for s, n in zip(range(1, seats + 1), names)}
+
+    def sink(protocol: list[dict]) -> None:
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, f"game-{seed}-{i:05d}.jsonl"), "w", encoding="utf-8") as fh:
+            write([table_entry(language, seated)] + protocol, fh)
+
+    return sink

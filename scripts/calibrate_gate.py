@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """Calibrate the acoustic gate (`Endpointing.min_word_score`) of PocketSphinx day commands.
 
-Ordinary talk forced onto the day grammar comes out as "i nominate fifteen", "thank you" and the
-like; the gate rejects a day command whose words fit the sound worse than a threshold. This script
-takes the threshold from half of the real coffee-order negatives (even positions by name: just
-above the best-fitting forced command) and checks it on the other half, so the figure is not
-fitted to the clips it is reported on. It also reports what the gate costs: the share of real
-spoken seat numbers, heard right, that score below the threshold (the only real in-grammar
-speech here), and the scores of synthetic (espeak-ng) nomination sentences.
+Ordinary talk forced onto the day grammar comes out as "i nominate fifteen", "thank you",
+"cancel that" and the like; the gate rejects a day command whose words fit the sound worse than a
+threshold. A forced "thank you" ends somebody's minute and a forced "cancel" withdraws a
+nomination, so every day command counts as a false command, not only nominations.
 
-Prints one JSON object. Usage: python3 scripts/calibrate_gate.py [--audio DIR]
+Everything is split in two before it is measured, and the threshold is taken from one half only:
+- negatives: the real coffee orders and the other real non-command clips (FSDD zeros, Speech
+  Commands' other words), even positions by name calibrate, odd positions check;
+- positives: command sentences of the day grammar, spoken by espeak-ng (no real recordings of
+  command sentences exist here) in several voices and rates, each at the recording's level and
+  20 dB softer; the first voices calibrate, the others check.
+The threshold is set just above the best-fitting forced command of the calibration negatives
+(nothing of them may pass); the check half reports how many forced commands still pass and what
+the gate costs: the share of positives heard right that it rejects.
+
+Prints one JSON object. Usage: nice -n 10 python3 scripts/calibrate_gate.py [--audio DIR] [--per-voice N]
 """
 
 from __future__ import annotations
@@ -17,84 +24,123 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import subprocess
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
+from bench_voice import at_level, other_negatives  # noqa: E402
 from narrator.language import Command, load_voice  # noqa: E402
 from narrator.voice.audio import read_wav  # noqa: E402
-from narrator.voice.endpoint import Endpointing, Listener  # noqa: E402
+from narrator.voice.endpoint import Endpointing, Listener, as_live  # noqa: E402
 from narrator.voice.engines import SphinxEngine  # noqa: E402
 from narrator.voice.grammar import build_grammar  # noqa: E402
 
 GATED = Endpointing().gated
-WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+# espeak-ng voices as stand-ins for speakers: (voice, words per minute)
+CALIBRATION_VOICES = [("en-us", 175), ("en-gb-x-rp+f3", 150), ("en-gb-scotland+m3", 200)]
+CHECK_VOICES = [("en-gb", 165), ("en-us+f2", 140), ("en-029+m5", 190)]
 
 
-def heard_with_scores(engine, voice, grammar, x, lead=0.0, hiss=None):
-    """The commands heard with the score gate open (the word-duration rule still applies)."""
+def heard_with_scores(engine, voice, grammar, x):
+    """The commands heard with the score gate open (the word-duration rule still applies), as a
+    live microphone would hear the clip."""
     stream = engine.stream(grammar)
     out = []
-    config = Endpointing(min_word_score=-math.inf, noise_floor_dbfs=hiss)
-    listener = Listener(stream, grammar, voice, engine.sample_rate, lambda h: out.append((h, stream.word_score)), config)
-    # as the benchmark hears them: the clip (after `lead` seconds of quiet), then a second of quiet
-    listener.feed(np.concatenate([np.zeros(int(lead * 16000), np.int16), x, np.zeros(16000, np.int16)]))
+    listener = Listener(stream, grammar, voice, engine.sample_rate, out.append, Endpointing(min_word_score=-math.inf))
+    listener.feed(as_live(x, engine.sample_rate))
     listener.flush()
-    return [(h.command, s) for h, s in out if isinstance(h.command, Command)]
+    # the score a heard command was judged by (the closing decode's, or the look's it was kept from)
+    return [(h.command, h.score) for h in out if isinstance(h.command, Command)]
+
+
+def sentences(voice, grammar, n: int, seed: int) -> list[tuple[str, Command]]:
+    """n command sentences of the grammar, every kind among them, in a fixed random order."""
+    rng = random.Random(seed)
+    by_kind: dict[str, list[str]] = {}
+    for p in grammar.phrases():
+        by_kind.setdefault(voice.parse(p, only=grammar.only).kind, []).append(p)
+    picked = []
+    kinds = sorted(by_kind)
+    while len(picked) < n:
+        kind = kinds[len(picked) % len(kinds)]
+        text = rng.choice(by_kind[kind])
+        picked.append((text, voice.parse(text, only=grammar.only)))
+    return picked
+
+
+def speak(text: str, espeak_voice: str, wpm: int, tmp: Path) -> np.ndarray:
+    wav = tmp / "s.wav"
+    subprocess.run(["espeak-ng", "-v", espeak_voice, "-s", str(wpm), "-w", str(wav), text], check=True)
+    return read_wav(wav, 16000)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--audio", default=str(ROOT.parent / "shared" / "audio"))
     ap.add_argument("--seats", type=int, default=10)
-    ap.add_argument("--hiss", type=float, default=None, help="noise floor, dBFS")
+    ap.add_argument("--per-voice", type=int, default=16, help="command sentences per espeak-ng voice")
+    ap.add_argument("--levels", type=lambda s: [int(v) for v in s.split(",")], default=[0, -20])
     args = ap.parse_args()
     audio = Path(args.audio)
     voice, engine = load_voice("en"), SphinxEngine()
     day = build_grammar(voice, "day", upto=args.seats)
-    seat = build_grammar(voice, "seat", upto=args.seats)
 
-    negatives = sorted((audio / "negatives-en").glob("*.wav"))
-    forced = {0: [], 1: []}
+    negatives = sorted((audio / "negatives-en").glob("*.wav")) + other_negatives(audio)
+    forced: dict[int, list[tuple[float, str, str]]] = {0: [], 1: []}
     for i, path in enumerate(negatives):
-        for cmd, score in heard_with_scores(engine, voice, day, read_wav(path, 16000), hiss=args.hiss):
-            if cmd.kind in GATED:
-                forced[i % 2].append(round(score, 3))
-    top = max(forced[0], default=-10.0)
-    threshold = math.ceil(top * 10) / 10  # just above the best-fitting forced nomination
-    through = [s for s in forced[1] if s >= threshold]
+        for cmd, score in heard_with_scores(engine, voice, day, read_wav(path, 16000)):
+            if cmd.kind in GATED and score is not None:
+                forced[i % 2].append((round(score, 3), cmd.kind, path.name))
+    best = max((s for s, _, _ in forced[0]), default=-10.0)
+    threshold = math.ceil(best * 10 + 1e-9) / 10  # just above the best-fitting forced command
+    through = [f for f in forced[1] if f[0] >= threshold]
 
-    fsdd = [p for p in sorted((audio / "digits-en" / "fsdd").glob("*.wav")) if p.name[0] != "0"][::9]
-    scores = []
-    for path in fsdd:
-        for cmd, score in heard_with_scores(engine, voice, seat, read_wav(path, 16000), lead=0.5, hiss=args.hiss):
-            if cmd.seat == int(path.name[0]) and score is not None:
-                scores.append(score)
-    below = sum(s < threshold for s in scores)
-
-    synthetic = {}
+    positives: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for text in ("I'm submitting player number seven", "I nominate player three", "I'm revoking player number two",
-                     "I'm nominating number ten"):
-            wav = Path(tmp) / "s.wav"
-            subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(wav), text], check=True)
-            got = heard_with_scores(engine, voice, day, read_wav(wav, 16000), lead=0.5, hiss=args.hiss)
-            synthetic[text] = [(c.kind, c.seat, round(s, 3)) for c, s in got]
+        for half, voices in (("calibration", CALIBRATION_VOICES), ("check", CHECK_VOICES)):
+            right_scores, wrong, missed, n = [], [], 0, 0
+            for v_i, (ev, wpm) in enumerate(voices):
+                for text, expected in sentences(voice, day, args.per_voice, seed=zlib.crc32(ev.encode()) + v_i):
+                    x = speak(text, ev, wpm, Path(tmp))
+                    for db in args.levels:
+                        n += 1
+                        got = heard_with_scores(engine, voice, day, at_level(x, db))
+                        if [c for c, _ in got] == [expected]:
+                            right_scores.append(got[0][1])
+                        elif got:
+                            wrong.append({"said": text, "voice": ev, "db": db,
+                                          "heard": [(c.kind, c.seat, round(s, 2)) for c, s in got]})
+                        else:
+                            missed += 1
+            rejected = sum(s is None or s < threshold for s in right_scores)
+            wrong_through = sum(all(s is not None and s >= threshold for _, _, s in w["heard"]) for w in wrong)
+            positives[half] = {
+                "voices": [f"{v} {w} wpm" for v, w in voices], "utterances": n,
+                "heard_right_gate_open": len(right_scores), "of_them_rejected_by_gate": rejected,
+                "recall_cost": round(rejected / max(1, len(right_scores)), 3),
+                "heard_wrong_gate_open": len(wrong), "heard_wrong_through_gate": wrong_through,
+                "not_heard": missed,
+                "right_score_quartiles": [round(float(q), 3) for q in np.percentile(right_scores, [5, 25, 50])]
+                if right_scores else None,
+                "wrong_examples": wrong[:6],
+            }
 
     print(json.dumps({
-        "calibration_half": {"clips": len(negatives[0::2]), "forced_commands": len(forced[0]),
-                             "best_forced_score": top, "threshold": threshold},
-        "check_half": {"clips": len(negatives[1::2]), "forced_commands": len(forced[1]),
-                       "through_the_gate": len(through), "scores_through": through},
-        "real_digits_heard_right_seat_grammar": len(scores), "of_them_below_threshold": below,
-        "digit_score_quartiles": [round(float(q), 3) for q in np.percentile(scores, [25, 50, 75])] if scores else None,
-        "synthetic_nominations": synthetic,
+        "threshold": threshold,
+        "calibration_negatives": {"clips": len(negatives[0::2]), "forced_commands": len(forced[0]),
+                                  "best_forced": max(forced[0], default=None)},
+        "check_negatives": {"clips": len(negatives[1::2]), "forced_commands": len(forced[1]),
+                            "through_the_gate": len(through), "which": through},
+        "synthetic_command_sentences": positives,
     }, indent=1))
 
 

@@ -52,8 +52,9 @@ def live_night_one(*day_lines: str) -> Table:
     return t
 
 
-def test_a_second_shot_is_a_miss_in_live_play():
-    # seed 004 §4.5: shooting twice is a miss. Live, the step lasts its full time, so it can happen.
+def test_a_changed_shot_counts_the_last_choice_in_live_play():
+    # seeds 002/004: a miss when one of the mafia shoots elsewhere — judged on the final choices
+    # (tests/test_night_choices.py has the whole rule). Live, the step lasts its full time.
     t = live_night_one()
     t.do("tap 2 9", "tap 3 9", "tap 4 9")
     assert t.game.step.name == "mafia_shoots"       # live: no early end when all have shot

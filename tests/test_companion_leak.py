@@ -85,6 +85,44 @@ def test_every_seat_gets_the_same_frames_at_the_same_moments_during_a_night():
     asyncio.run(main())
 
 
+CHANGED_NIGHT = {"mafia_shoots": {s: 8 for s in MAFIA}, "don_checks": {DON: SHERIFF}, "sheriff_checks": {SHERIFF: DON}}
+SECOND_TAPS = {"mafia_shoots": {s: 9 for s in MAFIA}, "don_checks": {DON: 6}, "sheriff_checks": {SHERIFF: 7}}
+
+
+def test_a_re_tap_leaks_nothing_the_changed_shot_counts_and_the_check_answer_stays():
+    """Every phone taps twice at every step: the mafia change their shot from 8 to 9 (the last
+    choice counts), the Don and the Sheriff tap again after their check (refused; the answer stays
+    on their screen). Still every seat gets the same frames, sizes and moments."""
+
+    async def main():
+        async with Table(config()) as t:
+            phones = await t.join_all()
+            await to_first_real_night(t)
+            live, hub = t.live, t.companion.hub
+            start = len(hub.sent)
+            answers: dict[int, list[str]] = {DON: [], SHERIFF: []}
+            while live.game.state == "night":
+                step = live.game.step.name
+                alive = live.game.alive
+                for taps in (CHANGED_NIGHT, SECOND_TAPS):
+                    acks = await asyncio.gather(*(p.tap(taps.get(step, {}).get(s, alive[(s * 3) % len(alive)]))
+                                                  for s, p in phones.items()))
+                    for s in answers:
+                        answers[s].append(acks[s - 1]["text"])
+                live.fire()
+                await t.settle()
+            seats = by_seat(hub.sent[start:])
+            assert all(frames == seats[5] for frames in seats.values())
+            assert t.live.game.alive.count(9) == 0 and 8 in t.live.game.alive, "the last choice did not count"
+            # the Don's answer, then his re-tap: the answer is still what his screen says
+            assert answers[DON][2] == "Player 4 IS the Sheriff."
+            assert answers[DON][3].startswith("Player 4 IS the Sheriff. ") and "checked already" in answers[DON][3]
+            assert answers[SHERIFF][5].startswith("Player 1 is MAFIA. ")
+            assert hub.notes.get(SHERIFF, {}).get("text") in (None, "Player 1 is MAFIA.")
+
+    asyncio.run(main())
+
+
 def test_check_results_reach_only_the_checker_and_no_phone_learns_another_role():
     async def main():
         async with Table(config()) as t:
@@ -182,7 +220,7 @@ def test_a_swedish_night_with_doctor_and_sheriff_looks_the_same_on_every_phone()
             sent = await play_night(t, phones, real)
             assert_every_seat_saw_the_same_night(phones, sent)
             assert 9 in t.live.game.alive, "the doctor's save reached the core"
-            assert "You protect player 9 tonight." in private_texts(phones[3])
+            assert "You chose 9 — you can change it until the step ends." in private_texts(phones[3])
             assert "Player 2 is in the mafia." in private_texts(phones[4])
             for seat, p in phones.items():
                 if seat not in (3, 4):
@@ -203,8 +241,8 @@ def test_a_hungariq_night_with_the_inspector_and_the_name_reading_vote_looks_the
             assert 9 not in t.live.game.alive, "the mafia's votes reached the core"
             assert "No: player 1 is a citizen." in private_texts(phones[4]), "the protected mafioso reads as a citizen"
             for seat, p in phones.items():
-                votes = [x for x in private_texts(p) if x.startswith("Your vote")]
-                assert votes == (["Your vote on player 9 is taken."] if seat in (1, 2, 3) else []), seat
+                votes = [x for x in private_texts(p) if x.startswith("You chose")]
+                assert votes == (["You chose 9 — you can change it until the step ends."] if seat in (1, 2, 3) else []), seat
                 if seat != 4:
                     assert not any(x.startswith(("No:", "Yes:")) for x in private_texts(p)), seat
 

@@ -48,7 +48,7 @@ def test_a_phone_that_reconnects_mid_night_is_back_where_the_game_is():
             t.live.fire()  # the night goes on without him
             await t.settle()
             back = Phone(t.ws_url, t.companion.hub.seat_tokens[DON])
-            back.n = phones[DON].n
+            back.n, back.key = phones[DON].n, phones[DON].key
             await back.join()
             phones[DON] = back
             assert back.role == "don"
@@ -64,11 +64,13 @@ def test_a_phone_that_reconnects_mid_night_is_back_where_the_game_is():
     asyncio.run(main())
 
 
-def test_a_second_screen_for_the_same_seat_replaces_the_first():
+def test_a_second_connection_of_the_same_phone_replaces_the_first():
+    # a reload or a second tab on the same phone: the newest connection wins
     async def main():
         async with Table(config()) as t:
             phones = await t.join_all()
             again = Phone(t.ws_url, t.companion.hub.seat_tokens[3])
+            again.key = phones[3].key
             await again.join()
             await until(lambda: phones[3].ws.close_code is not None)
             assert phones[3].ws.close_code == 4000

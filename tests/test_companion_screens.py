@@ -89,6 +89,7 @@ def test_the_result_stays_served_after_the_game_until_the_host_closes_it():
             assert not keeping.done()
             await phones[5].close()  # a locked phone comes back after the end: it still gets the result
             back = Phone(t.ws_url, t.companion.hub.seat_tokens[5])
+            back.key = phones[5].key  # the same phone: it reconnects with its device key
             await back.join()
             assert back.screen["state"] == "over" and back.screen["outcome"] == "lost"
             assert back.screen["roles"]["1"] == "don"

@@ -70,7 +70,7 @@ def test_stale_replayed_and_wrong_seat_taps_change_nothing():
             don.n += 1
             msg = {"t": "tap", "seat": DON, "n": don.n, "epoch": epoch, "target": 7}
             await don.send(msg)
-            assert (await asyncio.wait_for(don._acks.get(), 5))["text"] == "Shot at 7 taken."
+            assert (await asyncio.wait_for(don._acks.get(), 5))["text"] == "You chose 7 — you can change it until the step ends."
             await don.send(msg)
             await t.settle()
             await asyncio.sleep(t.companion.hub.ack_delay * 2)
@@ -130,8 +130,10 @@ def test_unknown_tokens_garbage_and_oversized_messages_do_not_hurt_the_server():
                 await ws.send("x" * 10_000)  # more than any phone sends: the socket is closed
                 with pytest.raises(ConnectionClosed):
                     await ws.recv()
-            # the server still answers, and the garbage reached nothing
+            # the server still answers (seat 7's phone reconnects with its device key), and the
+            # garbage reached nothing
             late = Phone(t.ws_url, t.companion.hub.seat_tokens[7])
+            late.key = phones[7].key
             await late.join()
             await late.close()
             assert t.live.game.state == "setup"
@@ -140,7 +142,16 @@ def test_unknown_tokens_garbage_and_oversized_messages_do_not_hurt_the_server():
     asyncio.run(main())
 
 
-def test_the_host_screen_needs_the_pin_and_never_shows_roles_or_tokens():
+def remote(monkeypatch) -> None:
+    """The host screen as a tablet on the network would open it (the tests all run on loopback)."""
+    from narrator.companion.hub import Conn
+
+    monkeypatch.setattr(Conn, "loopback", property(lambda self: False))
+
+
+def test_the_host_screen_needs_the_pin_and_never_shows_roles_or_tokens(monkeypatch):
+    remote(monkeypatch)
+
     async def main():
         async with Table(config("[companion]\npin = \"4711\"\n")) as t:
             await t.join_all()
@@ -174,7 +185,9 @@ def test_the_host_screen_needs_the_pin_and_never_shows_roles_or_tokens():
     asyncio.run(main())
 
 
-def test_wrong_pins_lock_the_host_login():
+def test_wrong_pins_lock_out_the_address_that_sends_them(monkeypatch):
+    remote(monkeypatch)
+
     async def main():
         async with Table(config("[companion]\npin = \"4711\"\n")) as t:
             for pin in ("1", "2", "3", "4", "5", "4711"):
@@ -182,6 +195,26 @@ def test_wrong_pins_lock_the_host_login():
                     await ws.send(json.dumps({"t": "host", "pin": pin}))
                     frame = json.loads(await ws.recv())
             assert frame["t"] == "error", "the right PIN right after five wrong ones is still refused"
+            # the real host, at another address, is not locked out by somebody else's guesses
+            hub = t.companion.hub
+            from narrator.companion.hub import Conn
+
+            host = Conn()
+            host.addr = "192.168.1.20"
+            assert hub.hello(host, {"t": "host", "pin": "4711"}) and host in hub.hosts
+            guesser = Conn()
+            guesser.addr = "127.0.0.1"
+            assert not hub.hello(guesser, {"t": "host", "pin": "4711"})
+
+    asyncio.run(main())
+
+
+def test_the_host_screen_on_the_narrators_own_machine_needs_no_pin():
+    async def main():
+        async with Table(config("[companion]\npin = \"4711\"\n")) as t:
+            async with connect(t.ws_url) as ws:
+                await ws.send(json.dumps({"t": "host"}))
+                assert json.loads(await ws.recv())["t"] == "host"
 
     asyncio.run(main())
 
@@ -196,7 +229,8 @@ def test_the_terminal_shows_qr_codes_but_never_a_token_as_text(tmp_path):
         handle = start(cfg, live, host="127.0.0.1", port=0, out=out)
         try:
             text = out.getvalue()
-            assert text.count("Seat ") >= 10 and "PIN" in text and handle.host_url in text
+            assert text.count("Seat ") >= 10 and handle.host_url in text and handle.loopback_host_url in text
+            assert handle.pin not in text, "the PIN is never printed where the table can read it"
             for token in handle.hub.seat_tokens.values():
                 assert token not in text
             page = (tmp_path / "seats.html").read_text()
@@ -229,10 +263,28 @@ def test_a_resumed_game_keeps_its_seat_tokens_and_a_new_game_gets_new_ones(tmp_p
         run = asyncio.create_task(live.run(live.start_effects()))
         await until(lambda: live.loop is not None)
         handle = start(cfg, live, host="127.0.0.1", port=0, announce=False)
+        await handle.started()
+        hub = handle.hub
+        if not hub.device_keys:  # the first run: seat 3's phone joins and gets its device key
+            phone = Phone(f"ws://127.0.0.1:{handle.port}/ws", hub.seat_tokens[3])
+            await phone.join()
+            await phone.close()
+            keys[3] = phone.key
+        else:  # resumed: the phone reconnects with its key; its spent link still opens nothing
+            phone = Phone(f"ws://127.0.0.1:{handle.port}/ws", hub.seat_tokens[3])
+            phone.key = keys[3]
+            await phone.join()
+            assert phone.seat == 3
+            await phone.close()
+            async with connect(f"ws://127.0.0.1:{handle.port}/ws") as ws:
+                await ws.send(json.dumps({"t": "hello", "token": hub.seat_tokens[3]}))
+                assert json.loads(await ws.recv())["t"] == "error"
         await handle.stop()
         live.submit_control("quit")
         await run
-        return handle.hub.seat_tokens, handle.pin
+        return dict(hub.seat_tokens), handle.pin
+
+    keys: dict[int, str] = {}
 
     async def main():
         path = tmp_path / "journal.jsonl"
@@ -241,6 +293,7 @@ def test_a_resumed_game_keeps_its_seat_tokens_and_a_new_game_gets_new_ones(tmp_p
         resumed = await tokens(Journal.reopen(path))
         assert resumed == first
         await asyncio.sleep(0.01)  # the journal's start time tells the games apart
+        keys.clear()
         new_game = await tokens(Journal.create(path, "<test>", CLASSIC_DEAL, {}))
         assert set(new_game[0].values()).isdisjoint(first[0].values())
 

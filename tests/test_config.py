@@ -31,8 +31,8 @@ def test_missing_required_keys():
 def test_unknown_keys_are_errors_never_silent():
     text = 'variant = "classic"\nlanguage = "en"\ncolour = "red"\n[rules]\nlastwords = false\n'
     assert problems(text) == [
-        "club.toml:3: colour: unknown key; known keys are companion, dealing, input, journal, language, night, players, roles, rules, seats, timers, variant, voice",
-        "club.toml:5: rules.lastwords: unknown key; known keys are draw_after_quiet_cycles, first_day_single_nominee_vote, fouls, last_words, last_words_after_shot, second_shot_misses, self_nomination, single_nominee_eliminated, three_way_tie_twice_ends, tie_speeches",
+        "club.toml:3: colour: unknown key; known keys are club, companion, dealing, input, journal, language, night, players, roles, rules, seats, timers, variant, voice",
+        "club.toml:5: rules.lastwords: unknown key; known keys are draw_after_quiet_cycles, first_day_single_nominee_vote, fouls, last_words, last_words_after_shot, self_nomination, single_nominee_eliminated, three_way_tie_twice_ends, tie_speeches",
     ]
 
 
@@ -82,3 +82,11 @@ def test_the_narrator_speaks_when_it_can_and_masks_the_night_softly_by_default()
     cfg = parse_config('variant = "classic"\nlanguage = "ru"\n[voice.ru]\nengine = "piper"\nvoice = "ru_RU-irina-medium"\n',
                        "club.toml")
     assert cfg.section("voice")["engine"] == "piper" and cfg.section("voice")["voice"] == "ru_RU-irina-medium"
+
+
+def test_a_retired_option_says_what_replaced_it():
+    text = 'variant = "classic"\nlanguage = "en"\n[rules]\nsecond_shot_misses = true\n'
+    assert problems(text) == [
+        "club.toml:4: rules.second_shot_misses: no longer an option: a night choice may be changed until "
+        "the step ends and the last choice counts (remove this line)",
+    ]

@@ -43,6 +43,34 @@ def test_listen_prints_each_command_heard_in_a_wav_file_as_a_json_line(capsys, t
     assert lines == [{"command": "pass"}]
 
 
+def test_a_wav_that_starts_at_its_first_sample_is_heard_like_live_audio(capsys, tmp_path):
+    # no quiet before the first word: listen gives it the room a microphone would have had
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    speech = espeak("thank you", "en-us", tmp_path)
+    start = int(np.argmax(np.abs(speech) > 500))  # espeak's own lead-in cut away too
+    code, lines, _ = run(capsys, "listen", "--wav", str(wav(tmp_path, speech[start:])), "--engine", "sphinx")
+    assert (code, lines) == (0, [{"command": "pass"}])
+
+
+def test_listen_hears_a_file_exactly_as_the_benchmark_does(capsys, tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    from narrator.language import Command, load_voice
+    from narrator.voice.audio import read_wav
+    from narrator.voice.endpoint import Listener, as_live
+    from narrator.voice.engines import SphinxEngine
+    from narrator.voice.grammar import build_grammar
+
+    voice, engine = load_voice("en"), SphinxEngine()
+    grammar = build_grammar(voice, "seat", upto=10)
+    for path in fsdd(6, 3) + fsdd(3, 3):
+        heard = []
+        listener = Listener(engine.stream(grammar), grammar, voice, 16000, heard.append)
+        listener.feed(as_live(read_wav(path, 16000), 16000))
+        listener.flush()
+        expected = [{"command": "seat", "seat": h.command.seat} for h in heard if isinstance(h.command, Command)]
+        assert run(capsys, "listen", "--wav", str(path), "--engine", "sphinx", "--expect", "seat", "--seats", "10")[1] == expected
+
+
 def test_listen_for_a_seat_prints_the_bare_seat_number(capsys, tmp_path):
     need_module("pocketsphinx", "pip install -e .[speech]")
     outputs = [run(capsys, "listen", "--wav", str(p), "--engine", "sphinx", "--expect", "seat")[1] for p in fsdd(9, 4)]

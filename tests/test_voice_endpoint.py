@@ -81,7 +81,8 @@ def test_a_decode_that_ends_nowhere_at_the_first_look_is_asked_again_before_the_
 
 
 def test_a_half_command_waits_the_long_pause():
-    heard = listen(Scripted(["i'm submitting", "i'm submitting"], "i'm submitting player seven"), tone(0.8))
+    # however often the pause is looked at, the words so far stay half a command
+    heard = listen(Scripted(["i'm submitting"] * 20, "i'm submitting player seven"), tone(0.8))
     assert closed_after_ms(heard, 1.3) >= Endpointing().silence_ms
 
 
@@ -109,3 +110,36 @@ def test_a_bare_seat_number_asked_for_is_not_held_to_the_command_gate():
     # short single words fit worse on average; the seat grammar is only used when one is expected
     heard = listen(Scripted([], "seven", score=-4.0), tone(0.6), phase="seat")
     assert heard[0].command == Command("seat", 7)
+
+
+def test_a_complete_command_is_kept_when_the_closing_decode_reads_the_pause_as_one_more_word():
+    # the look at the pause heard "i nominate player six"; the decode at the close, with more
+    # silence, made the pause a word
+    heard = listen(Scripted(["i nominate player six"], "i nominate player six for"), tone(0.9))
+    assert heard[0].command == Command("nominate", 6)
+
+
+def test_a_complete_command_is_kept_when_the_closing_decode_finds_nothing():
+    heard = listen(Scripted(["thank you"], ""), tone(0.8))
+    assert heard[0].command == Command("end_speech")
+
+
+def test_a_complete_command_is_not_kept_once_the_speaker_goes_on():
+    # "i nominate player six ... no, wait": what followed decides, and it is no command
+    speech = np.concatenate([tone(0.9), quiet(0.1), talk(0.9)])
+    heard = listen(Scripted(["i nominate player six"] + ["i nominate player six no wait"] * 20,
+                            "i nominate player six no wait"), speech)
+    assert len(heard) == 1 and not isinstance(heard[0].command, Command)
+
+
+def test_the_kept_command_is_still_held_to_the_gate():
+    heard = listen(Scripted(["i nominate player six"], "i nominate player six for", score=-4.0), tone(0.9))
+    assert heard[0].command is None
+
+
+def test_a_soft_speaker_is_cut_where_a_loud_one_is():
+    # the detector judges each frame against the room and the utterance, not against a fixed level
+    loud = listen(Scripted(["thank you"], "thank you"), tone(0.8, level=8000))
+    soft = listen(Scripted(["thank you"], "thank you"), tone(0.8, level=300))  # 29 dB softer, ~-44 dBFS
+    assert soft[0].command == loud[0].command == Command("end_speech")
+    assert closed_after_ms(soft, 1.3) == closed_after_ms(loud, 1.3)

@@ -190,3 +190,37 @@ def test_only_the_seats_of_the_table_can_be_heard(engine, voice, tmp_path):
     assert heard(20) == [15]
     assert 15 not in heard(10)
     assert heard(20) == [15]  # each table size keeps its own recogniser
+
+
+def _at_level(x, db):
+    from narrator.voice.audio import to_int16
+
+    return to_int16(x.astype(np.float32) * 10 ** (db / 20))
+
+
+def test_a_player_20_db_softer_is_heard_as_the_same_seat(engine, voice):
+    # a player far from the microphone: every utterance is brought to one level before decoding
+    # (before, these clips 20 dB softer were right a third as often)
+    clips = [(d, p) for d in range(1, 10) for p in fsdd(d, 2, seed=3)]
+    loud_right = soft_right = kept = 0
+    for d, p in clips:
+        x = read_wav(p, 16000)
+        loud, soft = hear(engine, voice, "seat", x), hear(engine, voice, "seat", _at_level(x, -20))
+        loud_right += loud == [_seat(d)]
+        soft_right += soft == [_seat(d)]
+        kept += loud == soft == [_seat(d)]
+    assert loud_right >= len(clips) // 2
+    assert soft_right >= loud_right - 1
+    assert kept >= loud_right - 1  # a seat heard right at the usual level is heard right softer
+
+
+def test_the_leveller_brings_soft_and_loud_utterances_to_one_level():
+    from narrator.voice.engines import Leveller
+
+    x = read_wav(fsdd(4, 1)[0], 16000)
+    leveller = Leveller(hiss_dbfs=None)
+    for db in (-20, 0, 6):
+        assert abs(leveller.peak_dbfs(leveller.level(_at_level(x, db))) - leveller.target_dbfs) < 0.5
+    # a faint noise is not blown up into a voice: the gain is capped
+    faint = np.random.default_rng(0).normal(0, 3, 16000).astype(np.int16)
+    assert leveller.peak_dbfs(leveller.level(faint)) < leveller.target_dbfs - 10

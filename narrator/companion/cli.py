@@ -17,7 +17,10 @@ def cmd_companion_host(args) -> int:
     section = cfg.section("companion")
     url = qr.base_url(cfg, section["host"], section["port"]) + "/host"
     sys.stdout.write(qr.terminal_qr(url))
-    print(f"host screen: {url} (its PIN is printed when the game starts, or set [companion] pin)")
+    # the PIN is never printed: on the narrator's machine the host screen needs none, and for a
+    # tablet it is in the game's private file (its path is printed at the start) or [companion] pin
+    print(f"host screen: {url} (no PIN on this machine; for another device the PIN is in the file "
+          "named when the game starts, or set [companion] pin)")
     return 0
 
 

@@ -18,6 +18,7 @@ keeps one rule above all: at night, what a phone receives must not depend on the
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import secrets
@@ -33,8 +34,14 @@ log = logging.getLogger("narrator.companion")
 
 FRAME = 1024  # every phone frame is padded to a multiple of this many bytes
 ANSWER_WAIT = 2.0  # seconds: a core answer later than this is replaced by a neutral one
-HOST_TRIES = 5  # wrong PINs before the host login locks for HOST_LOCK seconds
+HOST_TRIES = 5  # wrong PINs from one address before that address waits HOST_LOCK seconds (doubling)
 HOST_LOCK = 30.0
+HOST_LOCK_MAX = 600.0
+TAP_BURST = 10  # taps a seat may send at once; then TAP_RATE a second (a human changes his mind
+TAP_RATE = 4.0  # a few times a step): the excess of a flood is dropped before it costs anything
+N_AHEAD = 10000  # a tap's number may run ahead of the last one by this much, no more
+LOG_EVERY = 5.0  # seconds: refusals are logged one line per seat at most this often
+CLOSE_TAKEN = 4409  # the phone's page says: this seat is taken on another phone, ask the host
 ROLE_FRAME = 4096  # role frames carry a seat's own checks too: padded larger, to the table's longest
 # the core's private lines that are a seat's night findings, kept for its held-down "my checks"
 CHECK_LINES = ("check_", "watch_", "blocked_no_result")
@@ -50,6 +57,8 @@ def pad(frame: dict, size: int = FRAME) -> str:
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
+REPORT_URL = "/report"  # the game report, served once the game is over
+
 class Conn:
     """One open WebSocket as the hub sees it: frames are queued and written by the server."""
 
@@ -58,6 +67,17 @@ class Conn:
         self.seat: int | None = None
         self.host = False
         self.closed = False
+        self.addr: str | None = None  # the client's address, as the server saw it
+        self.tokens = float(TAP_BURST)  # the seat's tap allowance (a token bucket)
+        self.refilled = 0.0
+
+    @property
+    def loopback(self) -> bool:
+        """The page was opened on the narrator's own machine."""
+        try:
+            return self.addr is not None and ipaddress.ip_address(self.addr).is_loopback
+        except ValueError:
+            return False
 
     def send(self, text: str) -> None:
         if not self.closed:
@@ -91,7 +111,8 @@ class Sent:
 
 
 class Hub:
-    def __init__(self, config, live, pin: str | None = None, tokens: dict[int, str] | None = None):
+    def __init__(self, config, live, pin: str | None = None, tokens: dict[int, str] | None = None,
+                 keys: dict[int, str] | None = None, spent=(), revoked=()):
         self.config = config
         self.live = live
         section = config.section("companion")
@@ -99,13 +120,27 @@ class Hub:
         self.ack_delay = config.section("night")["ack_ms"] / 1000.0
         self.pin = pin or section["pin"] or f"{secrets.randbelow(10**6):06d}"
         seats = range(1, config.seats + 1)
-        # a fresh secret per seat per game: the token is the only proof of a seat
+        # a fresh one-time link per seat per game: the phone that opens it gets its own device key,
+        # and the link is spent; the device key is from then on the only proof of the seat
         self.seat_tokens: dict[int, str] = tokens or {s: secrets.token_urlsafe(16) for s in seats}
         self._by_token = {t: s for s, t in self.seat_tokens.items()}
+        self.spent: set[str] = set(spent)
+        self.device_keys: dict[int, str] = dict(keys or {})
+        self._by_key = {k: s for s, k in self.device_keys.items()}
+        self.revoked: set[str] = set(revoked)  # keys of phones a seat was moved away from
+        self.base_url = ""  # for the links the host re-issues
+        self.on_secrets = None  # called when tokens or keys change (the server keeps them for resume)
+        self.on_game_over = None
+        self.tap_burst, self.tap_rate = TAP_BURST, TAP_RATE  # the bench lifts them to measure the server
+        self._pin_fails: dict[str, tuple[int, float]] = {}  # address -> (wrong PINs, locked until)
+        self._log_due: dict[int | None, tuple[float, dict[str, int]]] = {}
         self.phones: dict[int, Conn] = {}
         self.hosts: set[Conn] = set()
         self.last_n: dict[int, int] = {s: 0 for s in seats}
         self.notes: dict[int, dict] = {}  # the last private line of each seat since dusk, for reconnects
+        self._standing: dict[int, tuple[int, str]] = {}  # seat -> (epoch, its answer that stands this step)
+        for t in getattr(live, "told_tonight", ()):  # a resumed night: each phone gets its own line back
+            self.notes[t.seat] = {"t": "note", "ok": True, "text": live.voice.render(t.line, t.args)}
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
         self.epoch = 0  # counts phases/steps: a tap names the epoch it was made in
         self.caption = ""
@@ -214,6 +249,7 @@ class Hub:
             "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
             "role_names": self._role_names(view),
             "you": seat,
+            "report_url": REPORT_URL if g.state == "over" else None,
         }
 
     # states in which the day's nominations are still in play (not the night, not after the vote)
@@ -352,6 +388,7 @@ class Hub:
             "winner_text": self.phase_winner() if g.state == "over" else None,
             "closed": self.closed.is_set(),
             "awaiting": self.live.session.awaiting_text(),
+            "report_url": REPORT_URL if g.state == "over" else None,
         }
 
     # ------------------------------------------------------------------ output side (loop thread)
@@ -432,6 +469,8 @@ class Hub:
             # the game stops its clock and then announces the winner: those are the lines since
             self.winner_text = " ".join(t for t in self._says_since_timer if t) or None
             self._dirty = True
+            if self.on_game_over is not None:
+                self.on_game_over()  # e.g. the printable seat cards go: their links are of no more use
         elif kind == "phase" and entry.get("phase") == "night":
             self.notes.clear()
             self._dirty = True
@@ -479,25 +518,41 @@ class Hub:
             self._send_hosts()
 
     # ------------------------------------------------------------------ phones (loop thread)
-    def hello(self, conn: Conn, msg: dict) -> bool:
+    def hello(self, conn: Conn, msg) -> bool:
         """A phone or host screen introduces itself; False: refused (the server closes it)."""
         if not isinstance(msg, dict):
             self.refuse("bad hello", None)
             return False
         if msg.get("t") == "host":
             return self._host_login(conn, msg.get("pin"))
-        token = msg.get("token")
-        seat = self._by_token.get(token) if isinstance(token, str) else None
-        if seat is None:
-            self.refuse("unknown token", None)
-            conn.send(pad({"t": "error", "text": self.word("link_invalid")}))
+        token, key = msg.get("token"), msg.get("key")
+        token = token if isinstance(token, str) else None
+        key = key if isinstance(key, str) else None
+        new_key = None
+        if token is not None and token in self._by_token and token not in self.spent:
+            # a link opened for the first time: this phone takes the seat, and the link is spent
+            seat = self._by_token[token]
+            self.spent.add(token)
+            new_key = secrets.token_urlsafe(16)
+            self._set_key(seat, new_key)
+        elif key is not None and key in self._by_key:
+            seat = self._by_key[key]
+        else:
+            taken = token in self._by_token if token is not None else key in self.revoked
+            self.refuse("link already used" if taken else "unknown token", None)
+            conn.send(pad({"t": "error", "text": self.word("seat_taken" if taken else "link_invalid")}))
+            if taken:
+                conn.close(CLOSE_TAKEN)
             return False
         old = self.phones.get(seat)
         if old is not None and old is not conn:
-            old.close(4000)  # one phone per seat: the newest connection wins
+            old.close(4000)  # one phone per seat: the same phone's newest connection wins
         conn.seat = seat
         self.phones[seat] = conn
-        conn.send(pad({"t": "welcome", "seat": seat, "n": self.last_n[seat], "ack_ms": int(self.ack_delay * 1000)}))
+        welcome = {"t": "welcome", "seat": seat, "n": self.last_n[seat], "ack_ms": int(self.ack_delay * 1000)}
+        if new_key is not None:
+            welcome["key"] = new_key  # the phone keeps it and reconnects with it
+        conn.send(pad(welcome))
         conn.send(self._role_text(seat))
         conn.send(pad(self.screen_frame(seat)))
         # always a note, empty when there is none: the frames of a reconnect do not depend on the role;
@@ -511,21 +566,63 @@ class Hub:
         self._send_hosts()
         return True
 
+    def _set_key(self, seat: int, key: str | None) -> None:
+        old = self.device_keys.pop(seat, None)
+        if old is not None:
+            self._by_key.pop(old, None)
+            self.revoked.add(old)
+        if key is not None:
+            self.device_keys[seat] = key
+            self._by_key[key] = seat
+        if self.on_secrets is not None:
+            self.on_secrets()
+
+    def reissue(self, seat: int) -> str:
+        """A new one-time link for `seat`: the phone that held it is sent away and its key revoked."""
+        old = self.seat_tokens.get(seat)
+        if old is not None:
+            self.spent.add(old)
+        token = secrets.token_urlsafe(16)
+        self.seat_tokens[seat] = token
+        self._by_token[token] = seat
+        self.last_n[seat] = 0  # the new phone counts its taps from the start
+        self._set_key(seat, None)
+        phone = self.phones.pop(seat, None)
+        if phone is not None:
+            phone.close(CLOSE_TAKEN)  # its page says: taken on another phone, ask the host
+        self._send_hosts()
+        return f"{self.base_url}/#{token}"
+
     def _host_login(self, conn: Conn, pin) -> bool:
+        if conn.loopback:
+            # the narrator's own machine: whoever sits at it runs the game anyway
+            return self._host_in(conn)
         now = self.live.loop.time()
-        if now < self._host_locked_until:
+        addr = conn.addr or "?"
+        fails, until = self._pin_fails.get(addr, (0, 0.0))
+        if now < until:
             self.refuse("host locked", None)
             conn.send(json.dumps({"t": "error", "text": self.word("host_locked")}))
             return False
+        if pin is None:
+            # the page's first try without a PIN (it works on the narrator's machine): not a guess
+            conn.send(json.dumps({"t": "error", "text": self.word("wrong_pin")}))
+            return False
         if not isinstance(pin, str) or not secrets.compare_digest(pin.encode(), self.pin.encode()):
-            self._host_fails += 1
-            if self._host_fails >= HOST_TRIES:
-                self._host_fails = 0
-                self._host_locked_until = now + HOST_LOCK
+            # only the address that guesses waits, longer each time: the real host is never locked out
+            fails += 1
+            if fails >= HOST_TRIES:
+                until = now + min(HOST_LOCK * 2 ** (fails - HOST_TRIES), HOST_LOCK_MAX)
+            if len(self._pin_fails) > 1000:
+                self._pin_fails.pop(next(iter(self._pin_fails)))
+            self._pin_fails[addr] = (fails, until)
             self.refuse("wrong host PIN", None)
             conn.send(json.dumps({"t": "error", "text": self.word("wrong_pin")}))
             return False
-        self._host_fails = 0
+        self._pin_fails.pop(addr, None)
+        return self._host_in(conn)
+
+    def _host_in(self, conn: Conn) -> bool:
         conn.host = True
         self.hosts.add(conn)
         conn.send(json.dumps(self.host_frame()))
@@ -539,8 +636,18 @@ class Hub:
         self._send_hosts()
 
     def refuse(self, reason: str, seat: int | None) -> None:
-        self.refused.append((reason, seat))
-        log.warning("companion: refused (%s), seat %s", reason, seat)
+        if len(self.refused) < 10000:  # tests read it; a flood must not grow it without end
+            self.refused.append((reason, seat))
+        # one line per seat at most every LOG_EVERY seconds: a flood of refusals is one summary line
+        now = self.live.loop.time() if self.live.loop is not None else 0.0
+        due, counts = self._log_due.get(seat, (0.0, {}))
+        counts[reason] = counts.get(reason, 0) + 1
+        if now >= due:
+            summary = ", ".join(f"{r} ×{n}" if n > 1 else r for r, n in counts.items())
+            log.warning("companion: refused (%s), seat %s", summary, seat)
+            counts = {}
+            due = now + LOG_EVERY
+        self._log_due[seat] = (due, counts)
 
     async def message(self, conn: Conn, msg) -> None:
         """One message from a logged-in phone or host screen. Bad input is refused, never raised."""
@@ -559,8 +666,10 @@ class Hub:
         loop = asyncio.get_running_loop()
         arrived = loop.time()
         n, epoch, target, answer = msg.get("n"), msg.get("epoch"), msg.get("target"), msg.get("answer")
-        if not _is_int(n):
-            return self.refuse("malformed", seat)  # no number to answer to
+        if not _is_int(n) or n > self.last_n[seat] + N_AHEAD:
+            return self.refuse("malformed", seat)  # no number to answer to, or one far ahead of any real count
+        if not self._allowance(conn, arrived):
+            return self.refuse("flood", seat)  # dropped unanswered before it costs a journal line or a frame
         reason = None
         if msg.get("seat", seat) != seat:
             reason = "wrong seat"
@@ -616,11 +725,27 @@ class Hub:
                 self.pending[seat].remove(sent)  # never matched: it must not hold up the next taps
         ok = all(a[0] for a in answers)
         text = " ".join(a[1] for a in answers) or self._line("companion_tap_taken", "Your tap is in.")
+        standing = self._standing.get(seat)
+        if night and answers and not ok and standing is not None and standing[0] == self.epoch:
+            # a refused re-tap (a second check, a change the rules forbid) never hides the answer
+            # that still stands: the check result or the choice stays on screen, the refusal after it
+            text = standing[1] + " " + text
         # the screen this tap was made on: a page drops an answer for any other screen
         frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": epoch if _is_int(epoch) else self.epoch}
-        if night and answers:
+        if night and answers and not (not ok and standing is not None and standing[0] == self.epoch):
             self.notes[seat] = {"t": "note", "ok": ok, "text": text, "epoch": frame["epoch"]}
+            if ok:
+                self._standing[seat] = (self.epoch, text)
         self._send(seat, frame, delay=loop.time() - arrived)
+
+    def _allowance(self, conn: Conn, now: float) -> bool:
+        """The seat's token bucket: TAP_BURST at once, then TAP_RATE a second."""
+        conn.tokens = min(float(self.tap_burst), conn.tokens + (now - conn.refilled) * self.tap_rate)
+        conn.refilled = now
+        if conn.tokens < 1.0:
+            return False
+        conn.tokens -= 1.0
+        return True
 
     def _called_voters(self) -> list[int]:
         kind, args = self.game.awaiting()
@@ -649,6 +774,14 @@ class Hub:
         if what == "close":
             if self.game.state == "over":
                 self.close_game()
+            return
+        if what == "reissue":
+            if not (_is_int(seat) and seat in self.seat_tokens):
+                return self.refuse("reissue: no such seat", None)
+            url = self.reissue(seat)
+            from . import qr  # only the host who asked sees the new link, as a QR code
+
+            conn.send(json.dumps({"t": "reissued", "seat": seat, "qr": qr.svg_qr(url)}))
             return
         event = None
         if what == "nominate" and _is_int(seat):

@@ -7,6 +7,7 @@ lock and no thread: what a phone is told always matches the state the core is in
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import json
 import logging
@@ -29,6 +30,9 @@ log = logging.getLogger("narrator.companion")
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # bytes: nothing a phone legitimately sends is longer
 HELLO_WAIT = 10.0
+PER_ADDRESS = 128  # open connections from one address (a table's phones each have their own)
+SILENT_WAIT = 10.0  # seconds a new connection may stay silent before it is closed
+BACKLOG = 64
 IDLE_AFTER_GAME = 600.0  # seconds without any phone or host screen after the game: the server closes
 
 # The pages hold a seat's token in memory: nothing may cache them or leak their address onwards.
@@ -60,9 +64,19 @@ def build_app(hub: Hub) -> Starlette:
     async def favicon(request):
         return Response(status_code=204)
 
+    async def report(request):
+        # the game's story, every role revealed: only once the game is over
+        from ..report.live import report_html
+
+        page = report_html(hub.live)
+        if page is None:
+            return Response(status_code=404)
+        return HTMLResponse(page, headers=HEADERS)
+
     async def ws(websocket: WebSocket):
         await websocket.accept()
         conn = Conn()
+        conn.addr = websocket.client.host if websocket.client else None
         writer = asyncio.create_task(_write(websocket, conn))
         try:
             first = await asyncio.wait_for(_receive(websocket), HELLO_WAIT)
@@ -94,6 +108,7 @@ def build_app(hub: Hub) -> Starlette:
             Route("/", phone),
             Route("/host", host),
             Route("/favicon.ico", favicon),
+            Route("/report", report),
             WebSocketRoute("/ws", ws),
         ]
     )
@@ -128,6 +143,101 @@ async def _write(websocket: WebSocket, conn: Conn) -> None:
         conn.closed = True
 
 
+class ConnectionLimits:
+    """Open connections per address and in all: a flood of idle sockets from one address is closed
+    as it arrives and never uses up the process's file descriptors, so phones still get in."""
+
+    def __init__(self, per_address: int, total: int):
+        self.per_address = per_address
+        self.total = total
+        self.open: dict[str, set] = {}
+        self.refused = 0
+
+    def admit(self, transport) -> bool:
+        peer = transport.get_extra_info("peername")
+        addr = str(peer[0]) if peer else "?"
+        mine = {t for t in self.open.get(addr, ()) if not t.is_closing()}
+        count = len(mine) + sum(len(v) for a, v in self.open.items() if a != addr)
+        if len(mine) >= self.per_address or count >= self.total:
+            self.open[addr] = mine
+            self.refused += 1
+            if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
+                log.warning("companion: %d connections refused (too many from %s or in all)", self.refused, addr)
+            return False
+        mine.add(transport)
+        self.open[addr] = mine
+        for a in [a for a, v in self.open.items() if a != addr and all(t.is_closing() for t in v)]:
+            del self.open[a]
+        return True
+
+
+def _capped_protocol(limits: ConnectionLimits):
+    """uvicorn's HTTP protocol, refusing connections over the limits and closing silent ones."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    class Capped(AutoHTTPProtocol):
+        _admitted = False
+        _heard = False
+
+        def connection_made(self, transport):
+            if not limits.admit(transport):
+                transport.abort()  # frees the descriptor at once
+                return
+            self._admitted = True
+            super().connection_made(transport)
+            asyncio.get_running_loop().call_later(SILENT_WAIT, self._silent, transport)
+
+        def _silent(self, transport) -> None:
+            if not self._heard and not transport.is_closing():
+                transport.close()
+
+        def data_received(self, data):
+            self._heard = True
+            super().data_received(data)
+
+        def connection_lost(self, exc):
+            if self._admitted:
+                super().connection_lost(exc)
+
+    return Capped
+
+
+def _quiet_accept_errors(loop) -> None:
+    """Out of descriptors, asyncio logs a traceback for every refused accept (and retries a second
+    later): one warning line every few seconds says the same."""
+    previous = loop.get_exception_handler()
+    last = [-1e9]
+
+    def handler(loop, context):
+        if context.get("message", "").startswith("socket.accept() out of system resource"):
+            if loop.time() - last[0] > 5:
+                last[0] = loop.time()
+                log.warning("companion: out of file descriptors; new connections wait (%s)", context.get("exception"))
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+
+
+def raise_file_limit(want: int = 65536) -> int:
+    """Raise the soft limit of open files towards the hard one (where the system allows); the
+    soft limit that holds afterwards."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return want if soft == resource.RLIM_INFINITY else soft
+
+
 class _Server(uvicorn.Server):
     # `narrator play` owns Ctrl-C; uvicorn must not take over the process's signal handlers
     @contextlib.contextmanager
@@ -149,6 +259,9 @@ class Companion:
         self.host_url = f"{base}/host"
         self.pin = hub.pin
         self.seats_page: Path | None = None
+        self.seats_page_temporary = True
+        self.loopback_host_url = f"http://{'[::1]' if sock.family == socket.AF_INET6 else '127.0.0.1'}:{self.port}/host"
+        self.pin_file: Path | None = None
 
     async def started(self) -> None:
         while not self.server.started and not self.task.done():
@@ -217,6 +330,15 @@ class Companion:
         with contextlib.suppress(ValueError):
             self.hub.live.outputs.remove(self.hub)
         self.sock.close()
+        self.remove_seats_page()
+
+    def remove_seats_page(self) -> None:
+        """The printable cards hold links: they go when the game does (a spent link opens nothing,
+        but an unused one would)."""
+        if self.seats_page is not None and self.seats_page_temporary:
+            with contextlib.suppress(OSError):
+                self.seats_page.unlink()
+            self.seats_page = None
 
     def announce(self, out=None, qr_codes: bool = True) -> None:
         """The join QR codes and the host screen's address for the narrator's terminal."""
@@ -227,7 +349,13 @@ class Companion:
                 out.write(f"{word('announce_seat', seat=seat)}\n{qr.terminal_qr(self.urls[seat])}\n")
         if self.seats_page is not None:
             out.write(word("announce_cards", path=self.seats_page) + "\n")
-        out.write(word("announce_host", url=self.host_url, pin=self.pin) + "\n")
+        # the PIN is never printed where the table can read it: on this machine the host screen needs
+        # none, and for a tablet the PIN is in a file only this user can read
+        out.write(word("announce_host", url=self.loopback_host_url) + "\n")
+        if self.pin_file is not None:
+            out.write(word("announce_host_remote", url=self.host_url, path=self.pin_file) + "\n")
+        else:
+            out.write(word("announce_host_pin_set", url=self.host_url) + "\n")
         out.write(word("announce_ready") + "\n")
         out.flush()
 
@@ -254,18 +382,23 @@ def _kept_secrets(config, live) -> dict:
     try:
         kept = json.loads(where[0].read_text(encoding="utf-8"))
         tokens = {int(s): t for s, t in kept["tokens"].items()}
+        keys = {int(s): k for s, k in kept.get("keys", {}).items()}
+        spent, revoked = list(kept.get("spent", [])), list(kept.get("revoked", []))
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         return {}
     if kept.get("started") != where[1] or sorted(tokens) != list(range(1, config.seats + 1)):
         return {}  # another game's cards must not open this one
-    return {"tokens": tokens, "pin": kept.get("pin")}
+    # the phones that joined keep their seats by their device keys; spent links stay spent
+    return {"tokens": tokens, "pin": kept.get("pin"), "keys": keys, "spent": spent, "revoked": revoked}
 
 
 def _keep_secrets(live, hub: Hub) -> None:
     where = _secrets_file(live)
     if where is None:
         return
-    data = {"started": where[1], "tokens": {str(s): t for s, t in hub.seat_tokens.items()}, "pin": hub.pin}
+    data = {"started": where[1], "tokens": {str(s): t for s, t in hub.seat_tokens.items()}, "pin": hub.pin,
+            "keys": {str(s): k for s, k in hub.device_keys.items()}, "spent": sorted(hub.spent),
+            "revoked": sorted(hub.revoked)}
     fd = os.open(where[0], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(data, f)
@@ -281,8 +414,10 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     port = section["port"] if port is None else port
     loop = live.loop or asyncio.get_running_loop()
     keep = _kept_secrets(config, live)
-    hub = Hub(config, live, pin=keep.get("pin"), tokens=keep.get("tokens"))
+    hub = Hub(config, live, pin=keep.get("pin"), tokens=keep.get("tokens"), keys=keep.get("keys"),
+              spent=keep.get("spent", ()), revoked=keep.get("revoked", ()))
     _keep_secrets(live, hub)
+    hub.on_secrets = lambda: _keep_secrets(live, hub)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -291,10 +426,20 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     except OSError:
         sock.close()
         raise
-    sock.listen(64)
+    sock.listen(BACKLOG)
     sock.setblocking(False)
+    files = raise_file_limit()
+    # room for the descriptors the process has anyway and for a burst being accepted before the
+    # refusals catch up (up to a backlog at a time, a couple of loop turns)
+    total = max(64, files - 2 * BACKLOG - 64)
+    limits = ConnectionLimits(min(PER_ADDRESS, total // 2), total)  # one address never takes them all
+    _quiet_accept_errors(loop)
     uv = uvicorn.Config(
         build_app(hub),
+        http=_capped_protocol(limits),
+        # the kernel queues this many unaccepted connections; more wait in the clients' retries.
+        # uvicorn's 2048 would let one burst of sockets use up every descriptor before any is refused
+        backlog=BACKLOG,
         log_level="warning",
         access_log=False,
         lifespan="off",
@@ -307,8 +452,19 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     server = _Server(uv)
     task = loop.create_task(server.serve(sockets=[sock]))
     live.outputs.append(hub)
+    from ..report.live import attach_recorder
+
+    attach_recorder(live)  # the game's story for /report, also when there is no journal to read
     handle = Companion(hub, server, task, sock, qr.base_url(config, host, sock.getsockname()[1]))
+    handle.limits = limits
+    hub.base_url = handle.base_url
+    where = _secrets_file(live)
+    handle.pin_file = where[0] if where is not None else None
+    handle.seats_page_temporary = not config.section("companion")["seats_page"]
     if announce:
         handle.seats_page = qr.write_seats_page(config, handle.urls, hub.word)
         handle.announce(out)
+        # the cards hold links: they go when the game is over, and at the latest when the process exits
+        hub.on_game_over = handle.remove_seats_page
+        atexit.register(handle.remove_seats_page)
     return handle

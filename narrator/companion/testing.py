@@ -52,6 +52,7 @@ class Phone:
         self.screen: dict | None = None
         self.seat: int | None = None
         self.role: str | None = None
+        self.key: str | None = None  # the device key the server gave when the link was first opened
         self.checks: list[str] = []  # the seat's own night findings, as the held-down role area shows them
         self.n = 0
         self.ws = None
@@ -60,7 +61,9 @@ class Phone:
 
     async def join(self) -> None:
         self.ws = await connect(self.url, compression=None, max_size=2**20)
-        await self.ws.send(json.dumps({"t": "hello", "token": self.token}))
+        # like the page: the device key once the seat is this phone's, the one-time link before
+        hello = {"t": "hello", "key": self.key} if self.key else {"t": "hello", "token": self.token}
+        await self.ws.send(json.dumps(hello))
         self._reader = asyncio.create_task(self._read())
         await until(lambda: self.screen is not None, what="the first screen")
 
@@ -73,6 +76,7 @@ class Phone:
                 if t == "welcome":
                     self.seat = frame["seat"]
                     self.n = max(self.n, frame["n"])
+                    self.key = frame.get("key", self.key)
                 elif t == "role":
                     self.role = frame["role"]
                     self.checks = frame.get("checks", [])

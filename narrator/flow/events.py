@@ -82,9 +82,56 @@ def event_to_dict(event: Event) -> dict:
 
 
 def event_from_dict(d: dict) -> Event:
+    """The event a dict stands for; ValueError naming what is wrong when it stands for none (a
+    journal or protocol from elsewhere, or damaged): an unknown type, a missing or extra field, a
+    field of the wrong kind."""
+    if not isinstance(d, dict):
+        raise ValueError(f"an event is an object, not {type(d).__name__}")
     d = dict(d)
-    cls = _TYPES[d.pop("type")]
+    name = d.pop("type", None)
+    cls = _TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event type {name!r}")
+    extra = set(d) - set(cls.__slots__)
+    if extra:
+        raise ValueError(f"{name}: unknown field {', '.join(sorted(map(str, extra)))}")
     if cls is Deal:
-        extras = tuple(sorted((int(s), f) for s, f in d.get("extras", {}).items()))
-        return Deal(tuple(sorted((int(s), r) for s, r in d.get("roles", {}).items())), extras, bool(d.get("cards")))
+        roles = tuple(sorted((_seat_key(s), _text(r, "role")) for s, r in _table(d.get("roles", {}), "roles").items()))
+        extras = tuple(sorted((_seat_key(s), _text(f, "extra")) for s, f in _table(d.get("extras", {}), "extras").items()))
+        cards = d.get("cards", False)
+        if not isinstance(cards, bool):
+            raise ValueError("deal: cards is true or false")
+        return Deal(roles, extras, cards)
+    for k, v in d.items():
+        if k == "answer":
+            if not isinstance(v, bool):
+                raise ValueError(f"{name}: answer is true or false, not {v!r}")
+        elif not _is_int(v):
+            raise ValueError(f"{name}: {k} is a seat number, not {v!r}")
+    required = {"nominate": ("seat",), "tap": ("seat",), "foul": ("seat",), "leave": ("seat",)}.get(name, ())
+    missing = [k for k in required if k not in d]
+    if missing:
+        raise ValueError(f"{name}: {', '.join(missing)} missing")
     return cls(**d)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _table(v, what: str) -> dict:
+    if not isinstance(v, dict):
+        raise ValueError(f"deal: {what} is a table of seats")
+    return v
+
+
+def _seat_key(s) -> int:
+    if not isinstance(s, str) or not s.isascii() or not s.isdigit() or len(s) > 4:
+        raise ValueError(f"deal: {s!r} is not a seat number")
+    return int(s)
+
+
+def _text(v, what: str) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"deal: a {what} is a name, not {v!r}")
+    return v

@@ -2,6 +2,12 @@
 
 Every choice is stored as an intent and only resolved at dawn, so a player shot at night still
 acts that night (seed 004 §4.5) and the order of taps never changes the outcome.
+
+Two kinds of step. A *choice* (a shot, a kill, a save, a block, the mafia's name vote, Sárika's
+vote) may be changed until the step closes, and the last choice counts: the player is told "you
+chose 7 — you can change it until the step ends". A *check* (Don, Sheriff, policeman, inspector,
+team check, the vogon's watch) is answered at once and is final: a later tap is refused and
+changes nothing.
 """
 
 from __future__ import annotations
@@ -20,10 +26,15 @@ def _choices(g, step) -> dict[int, list[int]]:
     return g.intents.setdefault(step.name, {})
 
 
-def shoot(g, step, seat, target) -> None:
+def _choose(g, step, seat, target) -> None:
+    """A changeable choice: every tap is kept (the protocol shows the changes), the last counts."""
     _choices(g, step).setdefault(seat, []).append(target)
+    g._tell(seat, "choice_taken", seat=target)
+
+
+def shoot(g, step, seat, target) -> None:
     g._record("shot_fired", by=seat, seat=target)
-    g._tell(seat, "shot_taken", seat=target)
+    _choose(g, step, seat, target)
 
 
 def kill_alone(g, step, seat, target) -> None:
@@ -80,24 +91,27 @@ def protect(g, step, seat, target) -> None:
     last = g.last_protected.get(seat)
     if g.rules.get("doctor_repeat_after_save") and last and last[0] == target and not last[1]:
         _refuse("reject_same_save", seat=target)  # seed 000: a new person unless the save succeeded
-    _once(g, step, seat, target, self_allowed=True)
     g._record("protect", by=seat, seat=target)
-    g._tell(seat, "save_taken", seat=target)
+    _choose(g, step, seat, target)
 
 
 def block(g, step, seat, target) -> None:
-    _once(g, step, seat, target)
-    g.blocked.add(target)
+    if target == seat:
+        _refuse("reject_check_self")
     g._record("block", by=seat, seat=target)
-    g._tell(seat, "vote_taken", seat=target)
+    _choose(g, step, seat, target)
+    # a changed visit frees the player visited before: the block is the last choice of each blocker
+    g.blocked = {t[-1] for name, choices in g.intents.items() if _is_block(g, name) for t in choices.values()}
+
+
+def _is_block(g, name: str) -> bool:
+    return any(st.name == name and st.action == "block" for st in g.steps)
 
 
 def mafia_vote(g, step, seat, target) -> None:
-    if seat in g.intents.get(step.name, {}):
-        _refuse("reject_already_voted", seat=seat)  # seed 001: one name and one only
-    _choices(g, step)[seat] = [target]
+    # seed 001: "egy és csak egy névnél" — one name each; a changed vote replaces the earlier one
     g._record("shot_fired", by=seat, seat=target)
-    g._tell(seat, "vote_taken", seat=target)
+    _choose(g, step, seat, target)
 
 
 def sarika(g, step, seat, target) -> None:
@@ -157,7 +171,7 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
         choices = {s: t for s, t in g.intents.get(step.name, {}).items() if g.seats[s].alive}
         if step.action == "shoot":
             shooters = [s for s in g.alive if any(g.has_role(s, r) for r in step.actors) and s not in g.blocked]
-            hit = resolve_shot(shooters, choices, g.rules.get("second_shot_misses", True))
+            hit = resolve_shot(shooters, choices)
             g._record("shot", seat=hit, shooters={str(s): choices.get(s, []) for s in shooters})
             if hit is not None:
                 kills.append(hit)
@@ -166,7 +180,7 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
             votes = {s: t[-1] for s, t in choices.items()}
             sar = [t[-1] for s, t in g.intents.get("sarika_votes", {}).items() if g.seats[s].alive and s not in g.blocked]
             hit, saved = resolve_mafia_vote(voters, votes, sar[0] if sar else None, g.rules.get("mafia_majority_above_three", True))
-            g._record("shot", seat=hit, shooters={str(s): [votes[s]] if s in votes else [] for s in voters}, saved_by_sarika=saved)
+            g._record("shot", seat=hit, shooters={str(s): choices.get(s, []) for s in voters}, saved_by_sarika=saved)
             attempt = attempt or saved
             if hit is not None:
                 kills.append(hit)

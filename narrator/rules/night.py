@@ -5,12 +5,14 @@ from __future__ import annotations
 from .roles import is_mafia
 
 
-def resolve_shot(shooters: list[int], shots: dict[int, list[int]], second_shot_misses: bool = True) -> int | None:
+def resolve_shot(shooters: list[int], shots: dict[int, list[int]]) -> int | None:
     """The seat hit, or None for a miss.
 
-    Seed 004 §4.5: every living mafioso must shoot the same seat; one who shoots elsewhere, twice,
-    or not at all makes it a miss. Where the mafia agree by pointing (seeds 000, 003) the last
-    choice counts instead.
+    Every living mafioso must shoot the same seat; one who shoots elsewhere or not at all makes it
+    a miss (seed 002: «кто-то … стреляет в другой номер, либо не стреляет вообще»; seed 004 §4.5).
+    A player may change his choice until the step closes, and his last choice is the one that
+    counts: seed 004's "shoots twice" is a gesture at two numbers of the host's count, while a
+    phone, the keypad or the console shows one choice that the player corrects.
     """
     if not shooters:
         return None
@@ -18,8 +20,6 @@ def resolve_shot(shooters: list[int], shots: dict[int, list[int]], second_shot_m
     for seat in shooters:
         fired = shots.get(seat, [])
         if not fired:
-            return None
-        if len(fired) > 1 and second_shot_misses:
             return None
         targets.add(fired[-1])
     return targets.pop() if len(targets) == 1 else None

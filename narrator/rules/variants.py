@@ -98,7 +98,6 @@ CLASSIC = Variant(
         "tie_speeches": Option(True, bool, "seed 004 §4.4: tied players speak 30 s before the re-vote"),
         "three_way_tie_twice_ends": Option(True, bool, "seed 004 §7: three or more tied twice end the vote"),
         "draw_after_quiet_cycles": Option(3, int, "seed 004 §7: three day+night cycles with nobody leaving is a draw", 0, 20),
-        "second_shot_misses": Option(True, bool, "seed 004 §4.5: a mafioso who shoots twice makes it a miss"),
         "self_nomination": Option(True, bool, "seeds silent: a player may nominate himself"),
         "fouls": Option(True, bool, "seed 004 §5-6: fouls are given by the referee"),
     },
@@ -150,7 +149,6 @@ SVERIGE = Variant(
         "organisation_rule": Option(True, bool, "seed 000 Mål: above ten players the village wins when one mafioso is left"),
         "doctor_repeat_after_save": Option(True, bool, "seed 000: the doctor may protect the same person again only after a successful save"),
         "announce_attempts": Option(True, bool, "seed 000 Natt: the morning tells of a murder attempt, not on whom"),
-        "second_shot_misses": Option(False, bool, "seed 000: the mafia point and agree; the last choice counts"),
     },
     timers={
         "first_day": Option(900, int, "seed 000 Tid: the first day is 15 minutes", 60, 3600),
@@ -233,7 +231,6 @@ GRUNDREGELN = Variant(
     night=(_step("mafia_kills", ["mafia"], "shoot", "mafia_wakes_kill", "mafia_sleeps"),),
     rules={
         "manner_of_death": Option(False, bool, "seed 003: often the mafia name a manner of death, which the host announces"),
-        "second_shot_misses": Option(False, bool, "seed 003: the mafia agree by eye contact; the last choice counts"),
     },
     timers={
         "discussion": Option(600, int, "seed 003: the group discusses until opinions form", 30, 3600),

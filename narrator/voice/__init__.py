@@ -1,4 +1,4 @@
-"""The voice adapter: offline speech in (Vosk or PocketSphinx) and speech out (pyttsx3/espeak-ng),
+"""The voice adapter: offline speech in (Vosk or PocketSphinx) and speech out (espeak-ng or Piper, with the night's masking sound),
 through sounddevice. `narrator play` calls `make_speech_output` and `start_listening`."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ def make_speech_output(config, live):
     """An output adapter that speaks every public line; raises AudioUnavailable without a speaker."""
     from .tts import SpeechOutput
 
-    return SpeechOutput(config, live.narrating)
+    game = getattr(live, "game", None)
+    return SpeechOutput(config, live.narrating, night=getattr(game, "state", None) == "night")
 
 
 def start_listening(config, live):

@@ -97,7 +97,7 @@ def resolve_device(spec: str, kind: str) -> int | None:
             raise AudioUnavailable(f"no {what} found (no default {kind} device); connect one, or name it in {key} "
                                   f"(narrator devices lists them); {FALLBACK}") from None
         return None
-    if spec.isdigit():
+    if spec.isdecimal() and len(spec) <= 4:  # "³".isdigit() holds but int("³") raises
         i = int(spec)
         if i < len(devices) and devices[i][channels] > 0:
             return i

@@ -28,12 +28,18 @@ class Endpointing:
     quick_silence_ms: int = 150  # after a complete command
     silence_ms: int = 600  # after anything else
     start_ms: int = 40  # this much speech starts an utterance
+    # an utterance with less speech than this in all is a click, a breath or a bump of the table,
+    # not a word: never decoded (an engine without a garbage model made a seat of it)
+    min_speech_ms: int = 150
     preroll_ms: int = 250  # audio before the detected start, so the first consonant is not lost
     max_utterance_ms: int = 12000
     margin_db: float = 9.0  # speech is this much louder than the quietest recent frame
-    floor_dbfs: float = -50.0  # nothing quieter than this is speech
-    # hiss added to every frame (see Listener._frame); None: the engine's own choice
-    noise_floor_dbfs: float | None = None
+    # nothing quieter than this is speech: only a bound for digital silence, where the room's
+    # floor cannot be measured; a player 20 dB softer than usual still peaks near -40 dBFS
+    floor_dbfs: float = -65.0
+    # once speaking, a frame this far below the utterance's loudest one is the pause after it
+    # (the decay of the last word, a breath), whatever the player's level
+    tail_db: float = 35.0
     # the longest a sentence of n words plausibly takes, even spoken slowly (~100 words/min)
     slack_ms: int = 1000
     ms_per_word: int = 600
@@ -60,7 +66,11 @@ class Heard:
     command: object  # Command, Malformed or None
     end_of_audio_s: float  # stream time at which the utterance was closed
     last_speech_s: float  # stream time of the last frame detected as speech
-    decode_ms: float  # wall time spent closing the utterance
+    # wall time the decoder took once the pause began (the looks at it and the closing decode):
+    # audio arriving meanwhile waits, so it adds to the latency one for one
+    decode_ms: float
+    score: float | None = None  # the word score the command was judged by (None: the engine gives none)
+    decode_cpu_ms: float = 0.0  # the same in CPU time of this thread: what an idle machine would take
 
 
 def frame_db(frame: np.ndarray) -> float:
@@ -85,16 +95,12 @@ class Listener:
         self.noise_db = -60.0
         self._recent: deque = deque(maxlen=1000 // FRAME_MS)
         self.t = 0.0  # stream time in seconds
-        # a microphone's own hiss, added to every frame: 2 s of fresh noise, cycled (one 10 ms
-        # pattern repeated was measured to look like a sound to PocketSphinx, not like silence)
-        floor = self.cfg.noise_floor_dbfs
-        if floor is None:
-            floor = getattr(stream, "noise_floor_dbfs", None)
-        # without a floor only digital silence gets a faint dither, which no engine hears as a sound
-        self._hiss_everywhere = floor is not None
-        level = 32768.0 * 10 ** (floor / 20) if floor is not None else 20.0
-        self._hiss = np.random.default_rng(0).normal(0, level, 200 * self.frame).astype(np.int16)
-        self._hiss_at = 0
+        # a stream that sets its own level (PocketSphinx) gets the microphone raw and adds its
+        # hiss after its gain; any other gets a faint dither on digital silence only, which no
+        # engine hears as a sound (2 s of fresh noise, cycled)
+        self._dither = None if getattr(stream, "levels_itself", False) else \
+            np.random.default_rng(0).normal(0, 20.0, 200 * self.frame).astype(np.int16)
+        self._dither_at = 0
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -103,8 +109,13 @@ class Listener:
         self._silence = 0
         self._length = 0
         self._last_speech_t = 0.0
+        self._peak_db = -120.0
+        self._voiced = 0  # frames of the utterance judged speech
+        self._pause_work = [0.0, 0.0]  # wall and CPU seconds spent decoding since the last speech
         self._checks = 0
-        self._complete = False
+        # the last complete command a look at the pause found, with how well it fitted:
+        # (text, word score, longest word ms); None while it is not (yet) one
+        self._complete: tuple[str, float | None, float | None] | None = None
         self._too_long = False
 
     def reset(self) -> None:
@@ -128,31 +139,33 @@ class Listener:
 
     def _frame(self, frame: np.ndarray) -> None:
         cfg = self.cfg
-        # Digital silence (files, null devices) and studio-clean recordings are nothing like the
-        # rooms the acoustic models were trained in: PocketSphinx then finds no hypothesis at
-        # all or hears the padding as a sound. A floor of hiss at -50 dBFS, which any real
-        # microphone has anyway, made real digits 64% → 72% right; louder input hides it.
-        # (Vosk needs none, and a Korean test voice was heard worse with it.)
-        if self._hiss_everywhere or not frame.any() or int(np.abs(frame).max()) < 8:
-            at = self._hiss_at
-            frame = (frame.astype(np.int32) + self._hiss[at: at + len(frame)]).clip(-32768, 32767).astype(np.int16)
-            self._hiss_at = (at + self.frame) % (len(self._hiss) - self.frame)
+        digital_silence = not frame.any() or int(np.abs(frame).max()) < 8
+        if self._dither is not None and digital_silence:
+            at = self._dither_at
+            frame = (frame.astype(np.int32) + self._dither[at: at + len(frame)]).clip(-32768, 32767).astype(np.int16)
+            self._dither_at = (at + self.frame) % (len(self._dither) - self.frame)
         self.t += FRAME_MS / 1000.0
         db = frame_db(frame)
         # minimum statistics: the quietest frame of the last second is the room's floor, so a
         # steady noise (a kitchen, a fan) never counts as speech, while speech never lasts long
-        # enough without a pause to lift the floor
+        # enough without a pause to lift the floor. Judged on the frame as it came, before any
+        # gain or hiss: a soft voice in a quiet room is as clearly speech as a loud one
         self._recent.append(db)
         self.noise_db = min(self._recent)
-        speech = db > max(self.noise_db + cfg.margin_db, cfg.floor_dbfs)
+        threshold = max(self.noise_db + cfg.margin_db, cfg.floor_dbfs)
+        if self.in_speech:
+            self._peak_db = max(self._peak_db, db)
+            threshold = max(threshold, self._peak_db - cfg.tail_db)
+        speech = db > threshold
         if not self.in_speech:
             self._pre.append(frame)
             self._speech_run = self._speech_run + 1 if speech else 0
             if self._speech_run * FRAME_MS >= cfg.start_ms:
                 self.in_speech = True
                 self.stream.accept(np.concatenate(list(self._pre)).tobytes())
+                self._peak_db = max(frame_db(f) for f in list(self._pre)[-self._speech_run:])
                 self._pre.clear()
-                self._length = self._speech_run
+                self._length = self._voiced = self._speech_run
                 self._last_speech_t = self.t
             return
         if not self._too_long:
@@ -160,9 +173,11 @@ class Listener:
         self._length += 1
         if speech:
             self._silence = 0
+            self._pause_work = [0.0, 0.0]
+            self._voiced += 1
             self._last_speech_t = self.t
             self._checks = 0
-            self._complete = False
+            self._complete = None
             if not self._too_long and self._length * FRAME_MS > cfg.plausible_ms(self.grammar.max_words):
                 # no command of this grammar takes this long: it is talk, whatever words an
                 # engine would force onto it, so stop decoding it (long talk cost a decode at
@@ -172,32 +187,50 @@ class Listener:
             return
         self._silence += 1
         silent_ms = self._silence * FRAME_MS
-        # is what was said so far a whole command? Asked halfway to the quick limit and, if not
-        # yet, at it: a whole-utterance decode with very little trailing silence sometimes ends
-        # nowhere (no hypothesis), and waiting the long limit for that cost 450 ms at the p95
+        # is what was said so far a whole command? Asked every half of the quick limit until it
+        # is: a whole-utterance decode with very little trailing silence sometimes ends nowhere
+        # (no hypothesis), and waiting the long limit for that cost 450 ms at the p95
         quick = min(cfg.quick_silence_ms, cfg.silence_ms)
-        if not self._too_long and not self._complete and self._checks < 2 and silent_ms >= (self._checks + 1) * quick // 2:
+        if not self._too_long and self._complete is None and silent_ms >= (self._checks + 1) * quick // 2:
             self._checks += 1
-            self._complete = self.complete(self.stream.partial())
-        limit = cfg.quick_silence_ms if self._complete else cfg.silence_ms
+            started = time.perf_counter(), time.thread_time()
+            text = self.stream.partial()
+            self._pause_work[0] += time.perf_counter() - started[0]
+            self._pause_work[1] += time.thread_time() - started[1]
+            if self.complete(text):
+                self._complete = (text, getattr(self.stream, "word_score", None),
+                                  getattr(self.stream, "longest_word_ms", None))
+        limit = cfg.quick_silence_ms if self._complete is not None else cfg.silence_ms
         if silent_ms >= limit or self._length * FRAME_MS >= cfg.max_utterance_ms:
             self._close()
 
     def _close(self) -> None:
-        started = time.perf_counter()
-        text = "" if self._too_long else self.stream.final()
+        started = time.perf_counter(), time.thread_time()
+        if self._too_long or self._voiced * FRAME_MS < self.cfg.min_speech_ms:
+            self.stream.reset()
+            text, self._complete = "", None
+        else:
+            text = self.stream.final()
         command = self.voice.parse(text, only=self.grammar.only) if text else None
+        score = getattr(self.stream, "word_score", None)
+        longest = getattr(self.stream, "longest_word_ms", None)
+        if not isinstance(command, Command) and self._complete is not None:
+            # the look at the pause heard a whole command and nothing was said since; the
+            # closing decode read the pause as one more word ("... player six for") or as
+            # nothing. The command stands, judged by how well it fitted then
+            text, score, longest = self._complete
+            command = self.voice.parse(text, only=self.grammar.only)
         speech_ms = self._length * FRAME_MS - self._silence * FRAME_MS
         if command is not None and speech_ms > self.cfg.plausible_ms(len(text.split())):
             # far more speech than the words heard: an engine without a garbage model squeezed
             # ordinary talk into a command sentence; nothing is guessed
             command = None
-        score = getattr(self.stream, "word_score", None)
-        longest = getattr(self.stream, "longest_word_ms", None)
         if isinstance(command, Command) and command.kind in self.cfg.gated and score is not None and (
                 score < self.cfg.min_word_score or (longest or 0) > self.cfg.max_word_ms):
             command = None  # the words do not fit the sound well enough to name a seat
-        heard = Heard(text, command, self.t, self._last_speech_t, (time.perf_counter() - started) * 1000)
+        wall = (time.perf_counter() - started[0] + self._pause_work[0]) * 1000
+        cpu = (time.thread_time() - started[1] + self._pause_work[1]) * 1000
+        heard = Heard(text, command, self.t, self._last_speech_t, wall, score, cpu)
         self._reset_state()
         self.on_heard(heard)
 
@@ -205,3 +238,15 @@ class Listener:
         """The stream ended (end of a WAV file): close an utterance in progress."""
         if self.in_speech:
             self._close()
+
+
+LEAD_S = 0.5  # quiet before a recorded clip: the detector learns the room, as it has live
+TAIL_S = 1.0  # quiet after it: the pause that closes its last utterance
+
+
+def as_live(samples: np.ndarray, rate: int) -> np.ndarray:
+    """A recorded clip as a microphone would deliver it, with quiet before and after: a clip that
+    starts at its first sample had no room before it to measure the noise floor against. (Quiet
+    filled with noise as loud as the clip's own quietest part was tried: 8 points worse.)"""
+    quiet = lambda s: np.zeros(int(s * rate), np.int16)  # noqa: E731
+    return np.concatenate([quiet(LEAD_S), samples.astype(np.int16, copy=False), quiet(TAIL_S)])

@@ -128,8 +128,7 @@ def test_a_complete_game_on_ten_phones(lang):
         everyone = list(pages.values())
         host = await (await browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
         await host.goto(base + "/host")
-        await host.get_by_test_id("pin").fill("2468")
-        await host.get_by_test_id("login").click()
+        # on the narrator's own machine (loopback) the host screen opens without a PIN
 
         # the deal: each phone shows its own role while held and asks Ready; the night waits
         deal = t.live.session.dealing_event()
@@ -308,8 +307,7 @@ def test_a_complete_game_on_ten_phones(lang):
             assert await p.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         small_host = await (await browser.new_context(viewport=PHONE)).new_page()
         await small_host.goto(base + "/host")
-        await small_host.get_by_test_id("pin").fill("2468")
-        await small_host.get_by_test_id("login").click()
+        # on the narrator's own machine (loopback) the host screen opens without a PIN
         await expect(small_host.get_by_test_id("close")).to_be_visible()
         for screen in (host, small_host):
             spills = await screen.evaluate("() => Array.from(document.querySelectorAll('.seat')).filter(e => e.scrollWidth > e.clientWidth + 1).length")
@@ -317,6 +315,18 @@ def test_a_complete_game_on_ten_phones(lang):
         assert await small_host.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         await pages[4].reload()
         await expect(pages[4].get_by_test_id("outcome")).to_have_text(word("outcome_lost"))
+        # the game report, linked from every phone's result and the host screen, served by the companion
+        from narrator.report import report_words
+
+        await expect(pages[4].get_by_test_id("report")).to_be_visible()
+        assert await pages[4].get_by_test_id("report").get_attribute("href") == "/report"
+        await expect(host.get_by_test_id("report")).to_be_visible()
+        async with pages[4].context.expect_page() as opened:
+            await pages[4].get_by_test_id("report").click()
+        story = await opened.value
+        await expect(story.locator("h1")).to_have_text(report_words(lang)["title"])
+        assert report_words(lang)["winner_mafia"] in await story.inner_text("body")
+        await story.close()
         await expect(host.get_by_test_id("close")).to_be_visible()
         await host_do(host, "close")
         await asyncio.gather(*(expect(p.locator("#status")).to_have_text(word("game_closed")) for p in everyone))

@@ -1,0 +1,107 @@
+"""The game report in real headless Chromium, at a phone's size and a desktop's: the whole page
+fits the width (no sideways scrolling), every part is there, and nothing is fetched from anywhere.
+The screenshots are kept in docs/ (NARRATOR_SCREENSHOTS=docs to refresh them)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from narrator.report import read_game, render  # noqa: E402
+
+CHROMIUM = os.environ.get("NARRATOR_CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+PLAYERS = ('[players]\n1 = "Anna"\n2 = "Boris"\n3 = "Chloé"\n4 = "Dmitri"\n5 = "Eva"\n6 = "Fredrik"\n'
+           '7 = "Greta"\n8 = "Hugo"\n9 = "Ilona"\n10 = "Jonathan Alexander Worthington"\n')
+
+try:
+    from playwright.async_api import async_playwright
+except ImportError:  # pragma: no cover
+    async_playwright = None
+
+
+def need_browser():
+    if async_playwright is None or not shutil.which(CHROMIUM):
+        why = "Playwright (pip) and Debian's chromium are needed for the browser tests"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+
+
+def report_page(tmp_path: Path) -> Path:
+    """A live game's journal (speeches of real lengths), as `narrator play` leaves it."""
+    import random
+
+    from narrator.config import parse_config
+    from narrator.flow.events import event_to_dict
+    from narrator.journal import Journal
+    from narrator.session import Session
+    from narrator.simulate import RandomPlayer
+
+    text = 'variant = "classic"\nlanguage = "en"\n' + PLAYERS
+    journal = Journal.create(tmp_path / "journal.jsonl", "club.toml", text, {})
+    session = Session(parse_config(text), fixed_night_steps=True)
+    session.start()
+    rng = random.Random(11)
+    player = RandomPlayer(random.Random(5), illegal_rate=0, skill=0.6)
+    clock = 1_790_000_000.0
+    pending = [session.dealing_event(random.Random(3))]
+    while session.game.state != "over":
+        ev = pending.pop() if pending else player.legal(session.game)
+        clock += rng.uniform(4, 29) if session.game.state in ("speeches", "last_words") else rng.uniform(1, 6)
+        journal._write({"t": round(clock, 3), "event": event_to_dict(ev)})
+        session.feed(ev)
+    journal.finish(session.game.winner)
+    journal.close()
+    page = tmp_path / "game.html"
+    page.write_text(render(read_game(tmp_path / "journal.jsonl")), encoding="utf-8")
+    return page
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 900)], ids=["phone", "desktop"])
+def test_the_report_reads_well_on_a_phone_and_a_desktop(tmp_path, size):
+    need_browser()
+    page_file = report_page(tmp_path)
+    keep = os.environ.get("NARRATOR_SCREENSHOTS")
+
+    async def main():
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            try:
+                page = await browser.new_page(viewport={"width": size[0], "height": size[1]})
+                requests = []
+                page.on("request", lambda r: requests.append(r.url))
+                await page.goto(page_file.as_uri())
+                width = await page.evaluate("document.documentElement.scrollWidth")
+                assert width <= size[0], f"the page scrolls sideways: {width}px wide at {size[0]}px"
+                assert requests == [page_file.as_uri()], requests  # nothing but the page itself
+                text = await page.inner_text("body")
+                for words in ("Game report", "The deal", "Day 1", "Night 1", "The mafia shoot", "Jonathan Alexander Worthington"):
+                    assert words in text
+                assert "The mafia wins" in text or "The town wins" in text
+                assert re.search(r"\b0:\d\d\b", text)  # the length of the speeches
+                # every vote's bars are drawn (SVG) and no bar spills out of its vote's box
+                boxes = await page.evaluate("""() => [...document.querySelectorAll('.vote')].map(v => {
+                    const r = v.getBoundingClientRect();
+                    return [...v.querySelectorAll('svg.bar')].every(b => b.getBoundingClientRect().right <= r.right + 0.5)
+                        && v.querySelectorAll('svg.bar').length > 0 })""")
+                assert boxes and all(boxes)
+                if keep:
+                    name = "phone" if size[0] < 500 else "desktop"
+                    await page.screenshot(path=str(ROOT / keep / f"report-{name}.png"), full_page=False)
+                    await page.evaluate("document.querySelector('.vote').scrollIntoView()")
+                    await page.screenshot(path=str(ROOT / keep / f"report-{name}-vote.png"), full_page=False)
+            finally:
+                await browser.close()
+
+    asyncio.run(main())

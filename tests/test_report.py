@@ -1,0 +1,292 @@
+"""The game report: every example game of every variant, replayed to its protocol, is drawn as one
+self-contained page in its table's language, with the whole story — and bad files are answered
+with file and line, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import Table
+from narrator import protocol
+from narrator.config import parse_config
+from narrator.report import GameRecord, read_game, render, report_words
+from narrator.replay import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(p for p in (ROOT / "tests" / "transcripts").glob("*.txt") if not p.name.endswith("_live.txt"))
+
+
+def config_for(path: Path, players: str = ""):
+    from test_transcripts import config_for as transcript_config
+
+    cfg = transcript_config(path)
+    return parse_config(cfg.text + players, path.name) if players else cfg
+
+
+def protocol_file(path: Path, tmp_path: Path) -> Path:
+    out = tmp_path / (path.stem + ".jsonl")
+    with out.open("w", encoding="utf-8") as fh:
+        assert replay(path.read_text(encoding="utf-8"), config_for(path), fh, name=path.name).finished
+    return out
+
+
+class Text(HTMLParser):
+    """The page's visible text, and every tag it uses."""
+
+    def __init__(self):
+        super().__init__()
+        self.text: list[str] = []
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(html: str) -> Text:
+    t = Text()
+    t.feed(html)
+    return t
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_every_example_game_is_drawn_whole_in_its_language(path, tmp_path):
+    proto = protocol_file(path, tmp_path)
+    entries = [json.loads(line) for line in proto.read_text(encoding="utf-8").splitlines()]
+    lang = path.stem.split("_")[1]
+    record = read_game(proto)
+    assert record.language == lang and record.finished and record.problems == []
+    html = render(record)
+    page = parse(html)
+    words = report_words(lang)
+    text = " ".join(page.text)
+    assert f'<html lang="{lang}">' in html
+    # self-contained: no script, no external resource of any kind
+    assert not [t for t, a in page.tags if t in ("script", "link", "img", "iframe")]
+    assert not re.search(r"(src|href)\s*=", html)
+    over = next(e for e in entries if e["type"] == "game_over")
+    assert words["winner_" + over["winner"]] in text
+    # the deal: every seat with its role
+    deal = page_section(html, "deal")
+    for seat, role in over["roles"].items():
+        assert f'<span class="num">{seat}</span>' in deal and words["role_" + role] in deal
+    # the timeline: every day and night, every speech, every vote, every elimination, every check
+    days = sum(1 for e in entries if e["type"] == "phase" and e["phase"] == "day")
+    assert html.count('class="period day"') == days
+    assert html.count('<li class="sp-') == sum(1 for e in entries if e["type"] == "speech")
+    assert html.count('<div class="vote') == sum(1 for e in entries if e["type"] == "vote_result")
+    assert html.count('<p class="out">') == sum(1 for e in entries if e["type"] == "eliminated")
+    assert html.count('<p class="check">') == sum(1 for e in entries if e["type"] == "check")
+    assert html.count('<div class="shot') == sum(1 for e in entries if e["type"] == "shot")
+    nominations = [e for e in entries if e["type"] in ("nomination", "accusation")]
+    assert html.count('class="nom"') + html.count('class="act accusation"') + html.count('class="act nomination"') == len(nominations)
+
+
+def page_section(html: str, name: str) -> str:
+    return html[html.index(f'<section class="{name}"'):].split("</section>", 1)[0]
+
+
+def test_a_vote_is_drawn_as_bars_with_its_tally_voters_and_the_silent(tmp_path):
+    proto = protocol_file(ROOT / "tests/transcripts/classic_en_town_wins.txt", tmp_path)
+    html = render(read_game(proto))
+    first = html[html.index('<div class="vote">'):].split('</div></div><p class="note">', 1)
+    vote = html[html.index('<div class="vote">'):html.index("</p></div>", html.index('<div class="vote">'))]
+    # day 1: 3 gets 6 (1, 4, 5, 6, 7, 8 and the silent 9, 10 added), 4 gets 4 (2, 3)
+    assert re.search(r'<rect width="100\.0" height="10" class="fg"/></svg><div class="n">6</div>', vote)
+    assert re.search(r'<rect width="66\.7" height="10" class="fg"/></svg><div class="n">4</div>', vote)
+    assert "silent, counted for the last candidate" in vote and first
+
+
+def test_split_votes_revote_and_all_leave_are_shown(tmp_path):
+    html = render(read_game(protocol_file(ROOT / "tests/transcripts/classic_en_simulated.txt", tmp_path)))
+    for words in ("Split vote between", "Re-vote among the tied", "Do all of them leave?", "8 yes of 8", "passed",
+                  "speech in the split vote"):
+        assert words in html
+
+
+def test_sverige_hand_votes_and_the_extension(tmp_path):
+    html = render(read_game(protocol_file(ROOT / "tests/transcripts/sverige_en_simulated.txt", tmp_path)))
+    assert "The day&#x27;s extension was asked for" in html and "nominee&#x27;s speech" in html
+    assert "Maffia Sverige" in html and html.count('<div class="vote">') >= 3
+
+
+def test_hungariq_accusations_with_support_and_execution_votes(tmp_path):
+    html = render(read_game(protocol_file(ROOT / "tests/transcripts/hungariq_hu_simulated.txt", tmp_path)))
+    assert "megvádolja" in html and "Támogatják a vádat" in html and "kivégzése" in html
+    assert re.search(r"\d+ igen, \d+ szavazóból", html)
+    assert "Felügyelő" in html and "ellenőrzi" in html
+
+
+def test_grundregeln_pointing_runoff_and_final_vote(tmp_path):
+    html = render(read_game(protocol_file(ROOT / "tests/transcripts/grundregeln_de_simulated.txt", tmp_path)))
+    for words in ("Alle zeigen", "Stichwahl", "Schlussabstimmung", "Verteidigung", "Die Mafia schießt"):
+        assert words in html
+
+
+def test_kamikaze_and_lover_chains_are_told_with_their_causes():
+    t = Table(deal="1=inspector 2=protected_mafia 3=mafia 4=mafia 7=kamikaze_citizen 5+lover 9+lover",
+              variant="hungariq", seats=12, roles={"kamikaze_citizen": 1})
+    t.do("say I accuse player 7", *[f"tap {s} yes" for s in t.game.alive], "timeout", "say thank you",
+         *[f"tap {s} yes" for s in t.game.alive], "tap 7 5")
+    record = GameRecord("<test>", protocol.entries(t.effects, t.session.voice))
+    html = render(record)
+    assert "a kamikaze, takes" in html
+    out = re.findall(r'<p class="out">.*?</p>', html)
+    assert [re.search(r"<b>(\d+)</b>", o).group(1) for o in out] == ["7", "5", "9"]
+    assert "voted out" in out[0] and "taken by a kamikaze" in out[1] and "followed a lover" in out[2]
+    assert "This game is unfinished" in html and "lover" in page_section(html, "deal")
+
+
+def test_names_from_the_config_are_literal_text_never_markup(tmp_path):
+    path = ROOT / "tests/transcripts/classic_en_town_wins.txt"
+    cfg = config_for(path, '[players]\n1 = "<script>alert(1)</script>"\n2 = "Bob & \\"Al\\""\n3 = "[red]Zed"\n')
+    html = render(read_game(protocol_file(path, tmp_path), cfg))
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "Bob &amp; &quot;Al&quot;" in html and "[red]Zed" in html
+
+
+def test_a_journal_is_reported_with_the_length_of_every_speech(tmp_path):
+    import random
+
+    from narrator.flow.events import event_to_dict
+    from narrator.journal import Journal
+    from narrator.session import Session
+    from narrator.simulate import RandomPlayer
+
+    text = 'variant = "classic"\nlanguage = "ru"\n[players]\n1 = "Аня"\n'
+    cfg = parse_config(text)
+    journal = Journal.create(tmp_path / "journal.jsonl", "club.toml", text, {})
+    session = Session(cfg, fixed_night_steps=True)  # as live play keeps the night
+    session.start()
+    clock = 1000.0
+    player = RandomPlayer(random.Random(2), illegal_rate=0)
+    events = [session.dealing_event(random.Random(1))]
+    while session.game.state != "over":
+        ev = events.pop() if events else player.legal(session.game)
+        clock += 42
+        journal._write({"t": clock, "event": event_to_dict(ev)})
+        session.feed(ev)
+    journal.finish(session.game.winner)
+    journal.close()
+    record = read_game(tmp_path / "journal.jsonl")
+    assert record.kind == "journal" and record.finished and record.language == "ru" and record.players == {1: "Аня"}
+    assert record.problems == []
+    html = render(record)
+    assert "0:42" in html and "Аня" in html and report_words("ru")["winner_" + session.game.winner] in html
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "narrator.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_the_command_writes_the_page_and_prints_its_path(tmp_path):
+    proto = protocol_file(ROOT / "tests/transcripts/classic_ru_town_wins.txt", tmp_path)
+    r = run("report", str(proto), "-o", str(tmp_path / "game.html"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(tmp_path / "game.html")
+    assert "Отчёт об игре" in (tmp_path / "game.html").read_text(encoding="utf-8")
+
+
+def test_an_unfinished_protocol_is_reported_so_far(tmp_path):
+    proto = protocol_file(ROOT / "tests/transcripts/classic_en_town_wins.txt", tmp_path)
+    lines = proto.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:120]) + lines[120][:15], encoding="utf-8")  # torn mid-line, as by a crash
+    r = run("report", str(cut), "-o", str(tmp_path / "cut.html"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert f"{cut}:121: a line cut short" in r.stderr
+    html = (tmp_path / "cut.html").read_text(encoding="utf-8")
+    assert "This game is unfinished" in html and "Day 1" in html
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", "empty: not a narrator protocol or journal"),
+    ("hello, world\n", ":1: not a narrator protocol or journal (not JSON)"),
+    ('{"name": "x"}\n', ":1: not a narrator protocol or journal"),
+    ('{"type": "say", "line": "x"}\n', ":1: not a narrator protocol (no game_start entry)"),
+    ('{"journal": 1, "config_text": "variant = 3"}\n', ":1: the journal's config is not valid"),
+    ('{"journal": 1}\n', ":1: a journal header without its config"),
+])
+def test_foreign_or_damaged_files_are_named_with_their_line(tmp_path, content, message):
+    f = tmp_path / "game.jsonl"
+    f.write_text(content, encoding="utf-8")
+    r = run("report", str(f))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert str(f) in r.stderr and message in r.stderr.replace("\n", "")
+
+
+def test_a_damaged_line_in_the_middle_is_named_and_the_game_before_it_reported(tmp_path):
+    proto = protocol_file(ROOT / "tests/transcripts/classic_en_town_wins.txt", tmp_path)
+    lines = proto.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[60] = "{garbage\n"
+    proto.write_text("".join(lines), encoding="utf-8")
+    r = run("report", str(proto), "-o", str(tmp_path / "x.html"))
+    assert r.returncode == 1 and f"{proto}:61: damaged line" in r.stderr and "Traceback" not in r.stderr
+    assert (tmp_path / "x.html").exists()
+
+
+def test_binary_junk_is_refused(tmp_path):
+    f = tmp_path / "x.jsonl"
+    f.write_bytes(b"\xff\xfe\x00garbage")
+    r = run("report", str(f))
+    assert r.returncode == 2 and "not UTF-8" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_every_language_has_every_report_word_with_the_same_placeholders():
+    en = report_words("en")
+    for lang in ("ru", "sv", "hu", "de"):
+        import tomllib
+
+        from narrator.language import load_voice
+
+        with load_voice(lang).source.open("rb") as fh:
+            own = tomllib.load(fh)["report"]
+        assert set(own) == set(en), lang
+        for key, text in own.items():
+            assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", en[key])), (lang, key)
+
+
+def test_every_role_and_variant_has_a_report_name():
+    from narrator.rules.roles import TEAM_OF
+    from narrator.rules.variants import VARIANTS
+
+    en = report_words("en")
+    assert all("role_" + r in en for r in TEAM_OF)
+    assert all("variant_" + v in en for v in VARIANTS)
+
+
+def test_any_damage_to_any_entry_is_answered_never_a_traceback(tmp_path):
+    """Entries of a foreign shape (a seat that is a word, a list where a number was, a missing
+    key): `report` and `club import` answer with the file's name, or draw what they can."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from narrator.cli import main
+
+    proto = protocol_file(ROOT / "tests/transcripts/classic_en_simulated.txt", tmp_path)
+    lines = proto.read_text(encoding="utf-8").splitlines()
+    junk = st.one_of(st.none(), st.integers(-5, 10**12), st.text(max_size=5), st.lists(st.integers(), max_size=3),
+                     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2), st.booleans())
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.tuples(st.integers(0, len(lines) - 1), st.text(max_size=8), junk), min_size=1, max_size=4))
+    def damaged(edits):
+        entries = [json.loads(line) for line in lines]
+        for i, key, value in edits:
+            keys = [k for k in entries[i] if k != "type"] or [key]
+            entries[i][keys[hash(key) % len(keys)]] = value
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text("\n".join(json.dumps(e) for e in entries) + "\n", encoding="utf-8")
+        assert main(["report", str(bad), "-o", str(tmp_path / "bad.html")]) in (0, 1, 2)
+        assert main(["club", "--database", str(tmp_path / "c.sqlite"), "import", str(bad)]) in (0, 1)
+
+    damaged()

@@ -1,0 +1,148 @@
+"""At game over: the report and the protocol are written beside the journal, the game enters the
+club's record, and the companion serves the report to the phones and the host screen."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+import urllib.error
+import urllib.request
+from types import SimpleNamespace
+
+from narrator.config import parse_config
+from narrator.journal import Journal, read
+from narrator.live import LiveSession
+from narrator.simulate import RandomPlayer
+
+PLAYERS = "[players]\n" + "".join(f'{i} = "P{i} <i>"\n' for i in range(1, 11))
+
+
+def finished_journal(tmp_path, stop_before_end: bool = False):
+    """A whole classic game with live rules (night steps keep their length), journaled."""
+    cfg = parse_config(f'variant = "classic"\nlanguage = "de"\n{PLAYERS}[club]\ndatabase = "{tmp_path / "club.sqlite"}"\n'
+                       '[dealing]\nroles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n')
+    path = tmp_path / "journal.jsonl"
+    journal = Journal.create(path, "club.toml", cfg.text, {})
+    live = LiveSession(cfg, None)
+    live.start_effects()
+    deal = live.session.dealing_event()
+    journal.append(deal)
+    live.session.feed(deal)
+    player = RandomPlayer(random.Random(4), illegal_rate=0)
+    while live.game.state != "over":
+        ev = player.legal(live.game)
+        if stop_before_end and live.game.day == 2:
+            break
+        journal.append(ev)
+        live.session.feed(ev)
+    if live.game.state == "over":
+        journal.finish(live.game.winner)
+    journal.close()
+    return cfg, path
+
+
+def live_on(cfg, path):
+    live = LiveSession(cfg, None)
+    live.journal = SimpleNamespace(path=path)
+    live.start_effects(replayed=read(path).events)
+    return live
+
+
+def test_game_over_writes_the_report_and_protocol_beside_the_journal_and_adds_the_game_to_the_club(tmp_path):
+    from narrator.report import read_game
+    from narrator.report.live import finish
+
+    cfg, path = finished_journal(tmp_path)
+    live = live_on(cfg, path)
+    assert live.game.state == "over"
+    written, warnings = finish(live)
+    assert warnings == [] and len(written) == 2
+    page, proto = map(__import__("pathlib").Path, written)
+    assert page.parent == path.parent and page.suffix == ".html" and proto.name.endswith(".protocol.jsonl")
+    html = page.read_text(encoding="utf-8")
+    assert "Spielbericht" in html and "P1 &lt;i&gt;" in html
+    # the protocol beside it is the same game as the journal: importing it again adds nothing
+    assert read_game(proto).content_hash() == read_game(path).content_hash()
+    db = sqlite3.connect(tmp_path / "club.sqlite")
+    assert db.execute("SELECT COUNT(*), MIN(variant) FROM games").fetchone() == (1, "classic")
+    assert db.execute("SELECT COUNT(*) FROM players WHERE name LIKE 'P% <i>'").fetchone()[0] == 10
+    finish(live)
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode("utf-8")
+    except urllib.error.HTTPError as exc:
+        return exc.code, ""
+
+
+def test_the_companion_serves_the_report_only_once_the_game_is_over(tmp_path):
+    from narrator.companion import start
+
+    async def serve(live):
+        live.attach()
+        companion = start(live.config, live, host="127.0.0.1", port=0, announce=False)
+        await companion.started()
+        try:
+            status, body = await asyncio.to_thread(get, f"http://127.0.0.1:{companion.port}/report")
+            frame = companion.hub.screen_frame(1)
+            host = companion.hub.host_frame()
+        finally:
+            await companion.stop()
+        return status, body, frame, host
+
+    cfg, path = finished_journal(tmp_path)
+    status, body, frame, host = asyncio.run(serve(live_on(cfg, path)))
+    assert status == 200 and "Spielbericht" in body and "P4 &lt;i&gt;" in body
+    assert frame["report_url"] == "/report" and host["report_url"] == "/report"
+
+    cfg, path = finished_journal(tmp_path / "on", stop_before_end=True) if (tmp_path / "on").mkdir() is None else None
+    status, body, frame, host = asyncio.run(serve(live_on(cfg, path)))
+    assert status == 404 and body == "" and frame["report_url"] is None and host["report_url"] is None
+
+
+def test_a_real_narrator_play_prints_the_reports_path_at_game_over(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    live_lines = [ln.split("#")[0].strip() for ln in (root / "tests/transcripts/classic_en_live.txt").read_text().splitlines()]
+    config = tmp_path / "club.toml"
+    config.write_text('variant = "classic"\nlanguage = "en"\n[dealing]\n'
+                      'roles = { 1 = "sheriff", 2 = "don", 3 = "mafia", 4 = "mafia" }\n'
+                      '[players]\n1 = "Ann [b]"\n[input]\nengine = "none"\n[timers]\nspeech = 600\ntie_speech = 300\n'
+                      'last_words = 300\nvote = 120\nnight_step = 120\nnight_zero_step = 120\nmafia_meeting = 300\n',
+                      encoding="utf-8")
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"}
+    play = subprocess.run([sys.executable, "-m", "narrator.cli", "play", "--config", str(config), "--journal",
+                           str(tmp_path / "journal.jsonl"), "--no-reveal"], input="\n".join(ln for ln in live_lines if ln) + "\n",
+                          capture_output=True, text=True, cwd=root, env=env, timeout=120)
+    assert play.returncode == 0, play.stderr
+    assert "game over: town" in play.stdout
+    line = next(ln for ln in play.stdout.splitlines() if ln.startswith("report: "))
+    page = Path(line[len("report: "):])
+    assert page.parent == tmp_path and page.name.startswith("journal-") and page.suffix == ".html"
+    html = page.read_text(encoding="utf-8")
+    assert "The town wins" in html and "Ann [b]" in html
+    db = sqlite3.connect(tmp_path / "data" / "narrator" / "club.sqlite")
+    assert db.execute("SELECT COUNT(*), MIN(winner) FROM games").fetchone() == (1, "town")
+
+
+def test_a_games_own_journal_gets_its_report_under_the_same_name(tmp_path):
+    import shutil
+    import time as _time
+
+    from narrator.report.live import finish
+
+    cfg, path = finished_journal(tmp_path)
+    own = tmp_path / "games" / (_time.strftime("%Y-%m-%d_%H-%M-%S") + ".jsonl")
+    own.parent.mkdir()
+    shutil.copy(path, own)
+    written, _ = finish(live_on(cfg, own))
+    assert written == [str(own.with_suffix(".html")), str(own.with_suffix(".protocol.jsonl"))]
