@@ -74,7 +74,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "ack_ms": Option(20, int, "a phone's night tap is answered this long after it arrives, awake or not", 5, 1000),
     },
     "journal": {
-        "path": Option("", str, "the journal file (empty: ~/.local/state/narrator/journal.jsonl)"),
+        "path": Option("", str, "the journal file (empty: a new file for each game under ~/.local/state/narrator/games/)"),
     },
     "club": {
         "database": Option("", str, "the club's record of games, an SQLite file several narrators may share (empty: ~/.local/share/narrator/club.sqlite)"),

@@ -219,6 +219,8 @@ class Lock:
             os.close(self._fd)
             self._fd = None
 
+    __del__ = release
+
 
 def lock(path: Path) -> Lock:
     """Lock the journal at `path` (created empty if missing) or raise JournalLocked naming the holder."""
@@ -389,6 +391,8 @@ def unfinished_games() -> list[Found]:
         candidates.append(default_path())
     found = []
     for p in candidates:
+        if _ends_finished(p):
+            continue  # a club keeps hundreds of games: a finished one is known by its last line
         try:
             c = read(p)
         except DamagedJournal as exc:
@@ -402,6 +406,17 @@ def unfinished_games() -> list[Found]:
             found.append(Found(p, c))
     found.sort(key=lambda f: _mtime(f.path))
     return found
+
+
+def _ends_finished(p: Path) -> bool:
+    try:
+        with open(p, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 256))
+            tail = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        obj = json.loads(tail)
+    except (OSError, ValueError):
+        return False
+    return isinstance(obj, dict) and set(obj) == {"t", "end"}
 
 
 def _mtime(p: Path) -> float:
