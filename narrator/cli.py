@@ -526,7 +526,7 @@ def cmd_resume(args) -> int:
                 _journal_failed(exc)
                 return 3
             journaled = True
-            if _reveal(cfg, deal, live, console, journal, []) is not None:
+            if _reveal(cfg, deal, live, console, journal, [], "The journal holds no deal: the roles are dealt now.") is not None:
                 return 3
     elif mode.get("reveal") and len(events) == 1 and left:
         err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")

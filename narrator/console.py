@@ -11,7 +11,6 @@ markup strings, so "Anna [guest]" keeps its bracket and "Bob[/]" cannot break a 
 
 from __future__ import annotations
 
-import io
 import sys
 import threading
 
@@ -134,15 +133,8 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     """Read typed lines in a thread and hand them to the live session. With a keypad, a bare seat
     number typed at night is the awake role's choice; with phones, `start` begins night zero."""
     if stream is None:
+        tolerant_stdin()  # a terminal in another encoding must not end the input thread
         stream = sys.stdin
-        if hasattr(stream, "reconfigure"):
-            # a terminal in another encoding (ß typed in Latin-1) must not end the input thread;
-            # once the hot-seat reveal has read from stdin it can no longer be reconfigured here,
-            # which is why `narrator` does it at start (cli.main) and this is only a second chance
-            try:
-                stream.reconfigure(errors="replace")
-            except (io.UnsupportedOperation, ValueError):
-                pass
     console = console or Console(highlight=False)
 
     def run() -> None:
@@ -157,10 +149,33 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     return t
 
 
+def tolerant_stdin() -> None:
+    """Bytes the terminal's encoding cannot read (ß typed in Latin-1) become U+FFFD instead of an
+    exception in whatever is reading the keyboard."""
+    if hasattr(sys.stdin, "reconfigure"):
+        try:
+            sys.stdin.reconfigure(errors="replace")
+        except (ValueError, OSError):  # a closed or unusual stdin keeps its settings
+            pass
+
+
 def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None) -> None:
     """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears.
-    `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked."""
+    `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked.
+
+    Whatever is typed at a prompt is taken as Enter; the end of input (Ctrl-D) stops the reveal
+    like Ctrl-C, with the screen cleared first, rather than showing the next role unasked.
+    """
     ask = ask or input
+    tolerant_stdin()
+
+    def wait(prompt: str) -> None:
+        try:
+            ask(prompt)
+        except EOFError:
+            wipe(console)
+            raise KeyboardInterrupt from None
+
     for seat in sorted(deal_roles):
         if seat in skip:
             continue
@@ -168,13 +183,13 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
         if intro:
             console.print(intro, markup=False)
             intro = None
-        ask(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
+        wait(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
         role = deal_roles[seat]
         console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
         if team_of(role) == "mafia":
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             console.print(Text(voice.render("your_mates", {"seats": mates})))
-        ask("Press Enter to hide it. ")
+        wait("Press Enter to hide it. ")
         if seen is not None:
             seen(seat)
     wipe(console)

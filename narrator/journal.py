@@ -68,11 +68,16 @@ def io_error(path: Path, exc: OSError, resume: bool = True) -> JournalError:
     code = exc.errno
     if code in (errno.ENOSPC, errno.EDQUOT):
         return JournalError(path, "the disk is full", f"free some space, {then}")
+    elsewhere = "or choose a journal on another disk (`narrator play --journal F`)"
     if code == errno.EROFS:
+        if not resume:
+            return JournalError(path, "the disk is read-only", f"make it writable, {elsewhere}")
         return JournalError(path, "the disk is read-only", f"make it writable (or copy {path} to a writable disk), {then}")
     if code in (errno.EACCES, errno.EPERM):
         return JournalError(path, f"no permission to write {path}", f"fix its permissions, {then}")
     if code == errno.EIO:
+        if not resume:
+            return JournalError(path, "the disk failed (input/output error)", f"check the disk, {elsewhere}")
         return JournalError(path, "the disk failed (input/output error)",
                             f"check the disk; copy {path} to a good disk, then `narrator resume --journal <the copy>`")
     return JournalError(path, f"the journal cannot be written ({exc.strerror or exc})", f"fix that, {then}")

@@ -175,8 +175,8 @@ class Voice:
     def _format_value(self, value) -> str:
         if isinstance(value, (list, tuple)):
             return self.join([self._format_value(v) for v in value])
-        if isinstance(value, str) and value.startswith("@"):
-            # a reference to another line, e.g. a role or team name
+        if isinstance(value, str) and value.startswith("@") and value[1:] in self.lines:
+            # a reference to another line, e.g. a role or team name; anything else is shown as it is
             return self.render(value[1:])
         return str(value)
 

@@ -642,15 +642,29 @@ class Hub:
         if len(self.refused) < 10000:  # tests read it; a flood must not grow it without end
             self.refused.append((reason, seat))
         # one line per seat at most every LOG_EVERY seconds: a flood of refusals is one summary line
-        now = self.live.loop.time() if self.live.loop is not None else 0.0
+        loop = self.live.loop
+        now = loop.time() if loop is not None else 0.0
         due, counts = self._log_due.get(seat, (0.0, {}))
         counts[reason] = counts.get(reason, 0) + 1
         if now >= due:
-            summary = ", ".join(f"{r} ×{n}" if n > 1 else r for r, n in counts.items())
-            log.warning("companion: refused (%s), seat %s", summary, seat)
+            self._log_refusals(seat, counts)
             counts = {}
             due = now + LOG_EVERY
+        elif len(counts) == 1 and sum(counts.values()) == 1 and loop is not None:
+            # the first one held back: whatever gathers until the window closes is logged then
+            loop.call_later(due - now, self._flush_refusals, seat)
         self._log_due[seat] = (due, counts)
+
+    def _flush_refusals(self, seat: int | None) -> None:
+        due, counts = self._log_due.get(seat, (0.0, {}))
+        if counts:
+            self._log_refusals(seat, counts)
+            self._log_due[seat] = (due, {})
+
+    @staticmethod
+    def _log_refusals(seat: int | None, counts: dict[str, int]) -> None:
+        summary = ", ".join(f"{r} ×{n}" if n > 1 else r for r, n in counts.items())
+        log.warning("companion: refused (%s), seat %s", summary, seat)
 
     async def message(self, conn: Conn, msg) -> None:
         """One message from a logged-in phone or host screen. Bad input is refused, never raised."""

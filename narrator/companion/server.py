@@ -346,6 +346,8 @@ class Companion:
         word = self.hub.word  # the table's language, like everything else the table reads
         if qr_codes:
             for seat in sorted(self.urls):
+                if self.hub.seat_tokens.get(seat) in self.hub.spent:
+                    continue  # resumed: that seat's phone comes back with its own key; a spent code opens nothing
                 out.write(f"{word('announce_seat', seat=seat)}\n{qr.terminal_qr(self.urls[seat])}\n")
         if self.seats_page is not None:
             out.write(word("announce_cards", path=self.seats_page) + "\n")
