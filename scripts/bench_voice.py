@@ -198,6 +198,8 @@ def run_engine(name: str, args) -> dict:
     latencies, latencies_cpu = [], []
     conditions = [(f"{db:+d}db".replace("+0db", "0db"), db, None) for db in args.levels]
     conditions += [(f"0db_noise_{snr}db", 0, snr) for snr in args.snr]
+    if name == "vosk-ko":
+        conditions = []  # a Korean model hearing English digits: timing and memory only
     for label, db, snr in conditions:
         tally = {"right": 0, "not_heard": 0, "wrong_seat_accepted": 0}
         per_speaker: dict[str, list[int]] = {}
@@ -229,7 +231,7 @@ def run_engine(name: str, args) -> dict:
         row["per_speaker"] = {s: [round(r / n, 3), n] for s, (r, n) in sorted(named.items())}
         worst = min(named, key=lambda s: named[s][0] / named[s][1])
         row["worst_speaker"] = [worst, round(named[worst][0] / named[worst][1], 3)]
-        result[label] = None if name == "vosk-ko" else row
+        result[label] = row
     if name == "vosk-ko":
         for d, path, _ in clips[:200]:  # the endpoint timing does not depend on understanding the words
             x = read_wav(path, rate)
