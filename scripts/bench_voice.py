@@ -276,7 +276,7 @@ def main() -> None:
     ap.add_argument("--fsdd", type=int, default=600, help="FSDD clips (of 1800 non-zero, before the speaker split); 0 = all")
     ap.add_argument("--half", choices=("report", "calibrate", "all"), default="report",
                     help="whose clips: the reported speakers (default), the calibration speakers, or all")
-    ap.add_argument("--levels", type=lambda s: [int(v) for v in s.split(",")], default=[-20, 0, 6],
+    ap.add_argument("--levels", type=lambda s: [int(v) for v in s.split(",") if v], default=[-20, 0, 6],
                     help="replay levels in dB (default -20,0,6)")
     ap.add_argument("--snr", type=lambda s: [int(v) for v in s.split(",") if v], default=[10, 5],
                     help="kitchen noise rows at 0 dB, signal-to-noise in dB (default 10,5; empty: none)")

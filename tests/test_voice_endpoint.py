@@ -143,3 +143,11 @@ def test_a_soft_speaker_is_cut_where_a_loud_one_is():
     soft = listen(Scripted(["thank you"], "thank you"), tone(0.8, level=300))  # 29 dB softer, ~-44 dBFS
     assert soft[0].command == loud[0].command == Command("end_speech")
     assert closed_after_ms(soft, 1.3) == closed_after_ms(loud, 1.3)
+
+
+def test_a_click_is_never_decoded_into_a_seat():
+    # a bump of the table after a word: too little speech to be any word
+    stream = Scripted([], "five")
+    heard = listen(stream, tone(0.1), phase="seat")
+    assert stream.finals == 0
+    assert [h.command for h in heard] == [None]
