@@ -233,6 +233,7 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
 
         _journal_failed(live.failure)
         err.print(f"[dim]the game stood at:[/]\n{_lit(status_text(live))}")
+        _let_it_be_said(live)
         return 3
     if not winner:
         console.print(Text(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}"))
@@ -258,8 +259,22 @@ def _better_ears_hint(cfg: Config, listener) -> None:
                   "`narrator models fetch en` gives better ears (about 40 MB)[/]")
 
 
-def _journal_failed(exc: JournalError) -> None:
-    err.print(f"[red]the game stopped: {_lit(exc.reason)}[/] — {_lit(exc.advice)}")
+def _let_it_be_said(live, limit: float = 20.0) -> None:
+    """The table hears why the game stopped before the process ends (the speaker's queue drains)."""
+    import time
+
+    end = time.monotonic() + limit
+    for out in live.outputs:
+        queued = getattr(out, "queued_seconds", None)
+        if queued is None:
+            continue
+        time.sleep(0.2)  # the line reaches the player's queue
+        while time.monotonic() < end and (queued() > 0 or live.narrating.is_set()):
+            time.sleep(0.05)
+
+
+def _journal_failed(exc: JournalError, what: str = "the game stopped") -> None:
+    err.print(f"[red]{what}: {_lit(exc.reason)}[/] — {_lit(exc.advice)}")
 
 
 def _lit(text: str) -> str:
@@ -297,7 +312,7 @@ def cmd_play(args) -> int:
         reveal = cfg.dealing["mode"] in ("random", "seeded") and not companion and sys.stdin.isatty() and not args.no_reveal
         journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal})
     except JournalError as exc:
-        _journal_failed(exc)
+        _journal_failed(exc, "the game cannot start")
         return 2
     live = LiveSession(cfg, journal)
     live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, companion)
@@ -449,7 +464,12 @@ def cmd_resume(args) -> int:
         err.print(f"[red]error[/] {_lit(exc.reason)}: {_lit(exc.advice)}")
         return 2
     except DamagedJournal as exc:
-        contents = _salvage(jpath, exc.damage, str(exc), exc.contents, args)
+        damage = exc.damage
+        if exc.contents is not None and not _config_ok(exc.contents.header):
+            damage = None  # no repair can save a game whose config is damaged too: say that first
+            say_error(str(exc))
+            exc = DamagedJournal(jpath, 1, "the config kept in the journal is damaged too")
+        contents = _salvage(jpath, damage, str(exc), exc.contents, args)
         if contents is None:
             return 2
     except OSError as exc:
@@ -460,7 +480,7 @@ def cmd_resume(args) -> int:
         return 1
     cfg = _checked(lambda: parse_config(contents.header["config_text"], contents.header["config_path"]))
     if cfg is None:
-        err.print(f"[red]error[/] the config kept in {_lit(jpath)} is not valid here; there is no game to resume from it")
+        say_error(f"{jpath}:1: the config kept in the journal is not valid here; there is no game in this file to resume")
         return 2
     bad = _refused_event(cfg, contents)
     if bad is not None:
@@ -477,9 +497,22 @@ def cmd_resume(args) -> int:
         err.print(f"[red]error[/] {_lit(exc)}")
         return 2
     live = LiveSession(cfg, journal)
-    live.outputs = _outputs(live, args.voice or mode.get("voice") or cfg.section("voice")["output"],
-                            console, _companion_on(args, cfg))
-    first = live.start_effects(replayed=contents.events)
+    voice_mode = args.voice or mode.get("voice") or cfg.section("voice")["output"]
+    events = contents.events
+    left = [s for s in range(1, cfg.seats + 1) if s not in contents.revealed]
+    if mode.get("reveal") and len(events) == 1 and isinstance(events[0], Deal) and left and sys.stdin.isatty():
+        # stopped in the hot-seat reveal: it goes on from the next seat, and as the table has
+        # heard nothing of the game yet, the game then starts as a new one would, on this deal
+        seen = contents.revealed
+        who = (f"seat {seen[0]} has seen its role" if len(seen) == 1 else
+               f"seats {', '.join(map(str, seen))} have seen theirs" if seen else "nobody has seen a role yet")
+        if _reveal(cfg, events[0], live, console, journal, seen, f"The roles were dealt before the game stopped; {who}.") is not None:
+            return 3
+        live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
+        first = live.start_effects()
+        console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
+        return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
+    first = live.start_effects(replayed=events)
     initial, journaled = [], False
     if live.game.state == "setup":
         # stopped before a deal was applied: nobody has seen a role yet, so deal now
@@ -493,31 +526,23 @@ def cmd_resume(args) -> int:
                 _journal_failed(exc)
                 return 3
             journaled = True
-            if _reveal(cfg, deal, live, console, journal, []) is not None:
+            if _reveal(cfg, deal, live, console, journal, [], "The journal holds no deal: the roles are dealt now.") is not None:
                 return 3
-    elif mode.get("reveal") and len(contents.events) == 1 and isinstance(contents.events[0], Deal):
-        deal = contents.events[0]
-        left = [s for s in range(1, cfg.seats + 1) if s not in contents.revealed]
-        if left and sys.stdin.isatty():
-            seen = contents.revealed
-            who = (f"seat {seen[0]} has seen its role" if len(seen) == 1 else
-                   f"seats {', '.join(map(str, seen))} have seen theirs" if seen else "nobody has seen a role yet")
-            intro = f"The roles were dealt before the game stopped; {who}."
-            if _reveal(cfg, deal, live, console, journal, contents.revealed, intro) is not None:
-                return 3
-            # the table has heard nothing of the game yet: it starts as a new one would, on this deal
-            live = LiveSession(cfg, journal)
-            live.outputs = _outputs(live, args.voice or mode.get("voice") or cfg.section("voice")["output"],
-                                    console, _companion_on(args, cfg))
-            first, initial, journaled = live.start_effects(), [deal], True
-            console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
-            return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
-        elif left:
-            err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
-    console.print(f"[dim]resumed {len(contents.events)} events from {_lit(jpath)}[/]")
+    elif mode.get("reveal") and len(events) == 1 and left:
+        err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
+    live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
+    console.print(f"[dim]resumed {len(events)} events from {_lit(jpath)}[/]")
     console.print(f"» {_lit(live.voice.render('resuming', {}))}")
     console.print(f"[dim]waiting for: {_lit(live.session.awaiting_text())}[/]")
     return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
+
+
+def _config_ok(header: dict) -> bool:
+    try:
+        parse_config(header["config_text"], header["config_path"])
+    except ConfigError:
+        return False
+    return True
 
 
 def _refused_event(cfg: Config, contents) -> tuple[int, str] | None:
@@ -624,6 +649,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if hasattr(sys.stdin, "reconfigure"):
+        # before anything reads stdin (the hot-seat reveal, the console): a byte the terminal's
+        # encoding cannot decode must become a refused line, not the end of the input thread
+        try:
+            sys.stdin.reconfigure(errors="replace")
+        except (OSError, ValueError):
+            pass
     try:
         return args.func(args)
     except KeyboardInterrupt:

@@ -216,7 +216,7 @@ def register(sub) -> None:
 
 
 def main(args) -> int:
-    from .report.cli import _config, _say
+    from .report.cli import _config, _tell_user
 
     cfg, ok = _config(args.config)
     if not ok:
@@ -225,13 +225,13 @@ def main(args) -> int:
     try:
         conn = connect(path)
     except (sqlite3.Error, OSError) as exc:
-        _say("error", f"{path}: not a club record this narrator can open: {exc}")
+        _tell_user("error", f"{path}: not a club record this narrator can open: {exc}")
         return 2
     try:
         if args.action == "import":
             return _import(conn, args.files, cfg)
         if args.files:
-            _say("error", "files are given only with import: narrator club import FILES…")
+            _tell_user("error", "files are given only with import: narrator club import FILES…")
             return 2
         return _show(conn, args, path)
     finally:
@@ -240,10 +240,10 @@ def main(args) -> int:
 
 def _import(conn, files: list[str], cfg) -> int:
     from .report import ReadError, read_game
-    from .report.cli import _say
+    from .report.cli import _tell_user
 
     if not files:
-        _say("error", "name the protocols or journals to import: narrator club import FILES…")
+        _tell_user("error", "name the protocols or journals to import: narrator club import FILES…")
         return 2
     bad = 0
     records = []
@@ -258,10 +258,10 @@ def _import(conn, files: list[str], cfg) -> int:
             records.append(record)
         except ReadError as exc:
             bad += 1
-            _say("error", str(exc))
+            _tell_user("error", str(exc))
         except Exception as exc:
             bad += 1
-            _say("error", f"{f}: a protocol entry this narrator cannot read ({type(exc).__name__}: {exc})")
+            _tell_user("error", f"{f}: a protocol entry this narrator cannot read ({type(exc).__name__}: {exc})")
     new = dup = 0
     for i in range(0, len(records), 500):  # a few hundred games a transaction: others wait seconds at most
         try:
@@ -269,7 +269,7 @@ def _import(conn, files: list[str], cfg) -> int:
             new, dup = new + n, dup + d
         except sqlite3.Error as exc:
             bad += len(records[i:i + 500])
-            _say("error", f"the club's record refused {len(records[i:i + 500])} game(s): {exc}")
+            _tell_user("error", f"the club's record refused {len(records[i:i + 500])} game(s): {exc}")
     print(f"imported {new} new game(s); {dup} already in the record; {bad} refused")
     return 0 if bad == 0 else 1
 
@@ -285,12 +285,12 @@ def _show(conn, args, path) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    from .report.cli import _say
+    from .report.cli import _tell_user
 
     try:
         since = _since(args.since)
     except ValueError:
-        _say("error", f"--since takes a date like 2026-11-01, not {args.since!r}")
+        _tell_user("error", f"--since takes a date like 2026-11-01, not {args.since!r}")
         return 2
     rows = standings(conn, since, args.variant)
     roles = by_role(conn, since, args.variant)

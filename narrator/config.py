@@ -74,7 +74,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "ack_ms": Option(20, int, "a phone's night tap is answered this long after it arrives, awake or not", 5, 1000),
     },
     "journal": {
-        "path": Option("", str, "the journal file (empty: ~/.local/state/narrator/journal.jsonl)"),
+        "path": Option("", str, "the journal file (empty: a new file for each game under ~/.local/state/narrator/games/)"),
     },
     "club": {
         "database": Option("", str, "the club's record of games, an SQLite file several narrators may share (empty: ~/.local/share/narrator/club.sqlite)"),
@@ -248,6 +248,8 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         seat = seat_number(key)
         if seat is None or not 1 <= seat <= seats:
             problem(("players", key), f"a seat number from 1 to {seats}")
+        elif seat in players:
+            problem(("players", key), f"seat {seat} is named twice")
         elif not isinstance(name, str):
             problem(("players", key), f"a player's name must be a string, not {shown(name)}")
         elif not name.strip() or len(name) > MAX_NAME or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
@@ -338,6 +340,9 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                 seat = seat_number(key)
                 if seat is None:
                     problem(("dealing", "roles", key), "a seat number")
+                    continue
+                if seat in named:
+                    problem(("dealing", "roles", key), f"seat {seat} is dealt twice")
                     continue
                 if not isinstance(role, str):
                     problem(("dealing", "roles", key), f"a role name, e.g. \"don\", not {shown(role)}")

@@ -25,6 +25,15 @@ HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|ye
 console: status · pause · resume · start (night zero, with phones) · quit · help"""
 
 
+def wipe(console: Console) -> None:
+    """Clear the screen AND the terminal's scrollback: a role or a check result scrolled out of
+    sight is still one swipe away on a laptop the whole table can reach."""
+    console.clear()
+    if console.is_terminal:
+        console.file.write("\x1b[3J")
+        console.file.flush()
+
+
 class ConsoleOutput:
     def __init__(self, live, console: Console | None = None, clear_at_dawn: bool | None = None, show_private: bool = True):
         self.live = live
@@ -55,7 +64,7 @@ class ConsoleOutput:
             c.print(Text(f"⏱ {effect.name} {effect.seconds} s", style="dim"))
         elif isinstance(effect, Record) and effect.entry["type"] == "phase" and effect.entry["phase"] == "day":
             if self.clear_at_dawn:
-                c.clear()
+                wipe(c)
 
 
 def status_text(live) -> str:
@@ -124,10 +133,8 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     """Read typed lines in a thread and hand them to the live session. With a keypad, a bare seat
     number typed at night is the awake role's choice; with phones, `start` begins night zero."""
     if stream is None:
+        tolerant_stdin()  # a terminal in another encoding must not end the input thread
         stream = sys.stdin
-        if hasattr(stream, "reconfigure"):
-            # a terminal in another encoding (ß typed in Latin-1) must not end the input thread
-            stream.reconfigure(errors="replace")
     console = console or Console(highlight=False)
 
     def run() -> None:
@@ -142,24 +149,47 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     return t
 
 
+def tolerant_stdin() -> None:
+    """Bytes the terminal's encoding cannot read (ß typed in Latin-1) become U+FFFD instead of an
+    exception in whatever is reading the keyboard."""
+    if hasattr(sys.stdin, "reconfigure"):
+        try:
+            sys.stdin.reconfigure(errors="replace")
+        except (ValueError, OSError):  # a closed or unusual stdin keeps its settings
+            pass
+
+
 def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None) -> None:
     """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears.
-    `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked."""
+    `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked.
+
+    Whatever is typed at a prompt is taken as Enter; the end of input (Ctrl-D) stops the reveal
+    like Ctrl-C, with the screen cleared first, rather than showing the next role unasked.
+    """
     ask = ask or input
+    tolerant_stdin()
+
+    def wait(prompt: str) -> None:
+        try:
+            ask(prompt)
+        except EOFError:
+            wipe(console)
+            raise KeyboardInterrupt from None
+
     for seat in sorted(deal_roles):
         if seat in skip:
             continue
-        console.clear()
+        wipe(console)
         if intro:
             console.print(intro, markup=False)
             intro = None
-        ask(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
+        wait(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
         role = deal_roles[seat]
         console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
         if team_of(role) == "mafia":
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             console.print(Text(voice.render("your_mates", {"seats": mates})))
-        ask("Press Enter to hide it. ")
+        wait("Press Enter to hide it. ")
         if seen is not None:
             seen(seat)
-    console.clear()
+    wipe(console)

@@ -6,6 +6,7 @@ turned into core events here so that typed and heard commands are one and the sa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .flow.events import Deal, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
@@ -35,6 +36,10 @@ class Talk:
 
     text: str
 
+
+# a role or flag is one word of letters (any script) and underscores: never "@…", which the
+# narration would read as a reference to another line
+_WORD = re.compile(r"[^\W\d]+")
 
 YES = {"yes", "y", "да", "ja", "igen", "for", "за"}
 NO = {"no", "n", "нет", "nej", "nein", "nem", "against", "против"}
@@ -104,13 +109,15 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
         for item in rest.split():
             if "+" in item:  # a second-deal flag: 5+lover, 6+kamikaze (seed 001)
                 seat, _, flag = item.partition("+")
+                if len(flag) > 30 or not _WORD.fullmatch(flag):
+                    raise InputError(f"deal: {shown(flag)} is no second-deal flag (lover, kamikaze)")
                 extras.append((_int(seat, "deal seat"), flag.lower()))
                 continue
             seat, eq, role = item.partition("=")
             if not eq or not role:
                 raise InputError(f"deal takes seat=role pairs (and seat+lover, seat+kamikaze), not {shown(item)}")
             role = role.lower()
-            if len(role) > 30:
+            if len(role) > 30 or not _WORD.fullmatch(role):
                 raise InputError(f"deal: {shown(role)} is no role")
             roles.append((_int(seat, "deal seat"), ROLE_ALIASES.get(role, role)))
         return Deal(tuple(roles), tuple(extras))

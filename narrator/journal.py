@@ -68,11 +68,16 @@ def io_error(path: Path, exc: OSError, resume: bool = True) -> JournalError:
     code = exc.errno
     if code in (errno.ENOSPC, errno.EDQUOT):
         return JournalError(path, "the disk is full", f"free some space, {then}")
+    elsewhere = "or choose a journal on another disk (`narrator play --journal F`)"
     if code == errno.EROFS:
+        if not resume:
+            return JournalError(path, "the disk is read-only", f"make it writable, {elsewhere}")
         return JournalError(path, "the disk is read-only", f"make it writable (or copy {path} to a writable disk), {then}")
     if code in (errno.EACCES, errno.EPERM):
         return JournalError(path, f"no permission to write {path}", f"fix its permissions, {then}")
     if code == errno.EIO:
+        if not resume:
+            return JournalError(path, "the disk failed (input/output error)", f"check the disk, {elsewhere}")
         return JournalError(path, "the disk failed (input/output error)",
                             f"check the disk; copy {path} to a good disk, then `narrator resume --journal <the copy>`")
     return JournalError(path, f"the journal cannot be written ({exc.strerror or exc})", f"fix that, {then}")
@@ -218,6 +223,8 @@ class Lock:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+    __del__ = release
 
 
 def lock(path: Path) -> Lock:
@@ -389,6 +396,8 @@ def unfinished_games() -> list[Found]:
         candidates.append(default_path())
     found = []
     for p in candidates:
+        if _ends_finished(p):
+            continue  # a club keeps hundreds of games: a finished one is known by its last line
         try:
             c = read(p)
         except DamagedJournal as exc:
@@ -402,6 +411,17 @@ def unfinished_games() -> list[Found]:
             found.append(Found(p, c))
     found.sort(key=lambda f: _mtime(f.path))
     return found
+
+
+def _ends_finished(p: Path) -> bool:
+    try:
+        with open(p, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 256))
+            tail = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        obj = json.loads(tail)
+    except (OSError, ValueError):
+        return False
+    return isinstance(obj, dict) and set(obj) == {"t", "end"}
 
 
 def _mtime(p: Path) -> float:

@@ -152,17 +152,31 @@ class Voice:
             raise KeyError(f"{self.source}: no line {line!r}")
         if isinstance(template, dict):
             template = template[plural_category(self.lang, int(args["n"]))]
-        values = {k: self._format_value(v) for k, v in args.items()}
+        values = {k: self.duration(v) if k == "time" else self.menu(v) if k == "menu" else self._format_value(v)
+                  for k, v in args.items()}
         text = template.format(**values)
         if template.startswith("{") and text[:1].islower():
             text = text[0].upper() + text[1:]  # a sentence that opens with a role or step name
         return text
 
+    def duration(self, seconds: int) -> str:
+        """A timer's length as spoken: whole minutes in minutes, anything else in seconds."""
+        seconds = int(seconds)
+        if seconds == 60:
+            return self.render("duration_minute")
+        if seconds % 60 == 0:
+            return self.render("duration_minutes", {"n": seconds // 60})
+        return self.render("duration_seconds", {"n": seconds})
+
+    def menu(self, items: list) -> str:
+        """A numbered list read out, e.g. the manners of death: "1: …; 2: …"."""
+        return "; ".join(self.render("menu_item", {"number": i, "text": item}) for i, item in enumerate(items, start=1))
+
     def _format_value(self, value) -> str:
         if isinstance(value, (list, tuple)):
             return self.join([self._format_value(v) for v in value])
-        if isinstance(value, str) and value.startswith("@"):
-            # a reference to another line, e.g. a role or team name
+        if isinstance(value, str) and value.startswith("@") and value[1:] in self.lines:
+            # a reference to another line, e.g. a role or team name; anything else is shown as it is
             return self.render(value[1:])
         return str(value)
 

@@ -55,6 +55,8 @@ class LiveSession:
         self._timer_token = 0
         self._timer_name: str | None = None
         self._timer_deadline: float | None = None
+        self._cue: Timer | None = None  # the running timer, when it has a spoken cue before its end
+        self._cue_handle: asyncio.TimerHandle | None = None
         self._paused_remaining: float | None = None
         self._jitter = jitter_rng or random.SystemRandom()
         self.stopped = False
@@ -163,6 +165,10 @@ class LiveSession:
                 return  # a stale timer: a newer phase already started
             self._timer_deadline = None
             return self._apply(Timeout())
+        if kind == "cue":
+            if payload != self._timer_token or self.paused or self._cue is None:
+                return
+            return self._dispatch([self._cue.cue_line()])  # "ten seconds": narration, not an input
         if self.paused and kind != "event":
             return self._answer(Answer("paused", {}))
         try:
@@ -216,6 +222,7 @@ class LiveSession:
     def _start_timer(self, t: Timer) -> None:
         self._cancel_timer()
         self._timer_name = t.name
+        self._cue = t if t.name and t.cue else None
         if not t.name:
             return
         seconds = float(t.seconds)
@@ -251,10 +258,15 @@ class LiveSession:
         token = self._timer_token
         self._timer_deadline = self.loop.time() + seconds
         self._timer_handle = self.loop.call_later(seconds, self.queue.put_nowait, ("timeout", token, "clock"))
+        if self._cue is not None and seconds > self._cue.cue:
+            self._cue_handle = self.loop.call_later(seconds - self._cue.cue, self.queue.put_nowait, ("cue", token, "clock"))
 
     def _cancel_timer(self) -> None:
         if self._timer_handle is not None:
             self._timer_handle.cancel()
+        if self._cue_handle is not None:
+            self._cue_handle.cancel()
+        self._cue_handle = None
         self._timer_handle = None
         self._timer_deadline = None
         self._timer_token += 1

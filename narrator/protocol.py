@@ -30,7 +30,7 @@ def entries(effects: Iterable[Effect], voice: Voice | None) -> list[dict]:
                 entry["text"] = voice.render(e.line, e.args)
             out.append(entry)
         elif isinstance(e, Timer):
-            out.append({"type": "timer", "name": e.name, "seconds": e.seconds})
+            out.append({"type": "timer", "name": e.name, "seconds": e.seconds, **({"cue": e.cue} if e.cue else {})})
         elif isinstance(e, Reject):
             pass  # the core's "rejected" record carries the same answer
     return out

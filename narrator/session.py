@@ -8,7 +8,7 @@ import random
 from .config import Config
 from .flow.effects import Effect
 from .flow.events import Deal, Event
-from .flow.game import Game
+from .flow.days import Game
 from .inputs import InputError, Talk, parse_line, sentence_event
 from .language import Voice, load_voice
 from .rules.dealing import deal

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 import time
 
-from .flow.effects import Record, Reject
+from .flow.effects import Record, Reject, Say, Timer
 from .flow.events import Deal, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
-from .flow.game import Game
+from .flow.days import Game
 from .protocol import entries, inputs_of
 from .rules.dealing import deal
 from .rules.roles import MAFIA, team_of
@@ -167,6 +167,9 @@ class RandomPlayer:
                 if todo and r.random() < 0.95:
                     seat = r.choice(todo)
                     others = [s for s in alive if s != seat] or alive
+                    kind, choices = g.night_choices()
+                    if kind != "seat":
+                        return Tap(seat, r.choice(choices))
                     if step.action in ("shoot", "mafia_vote"):
                         town = [s for s in alive if team_of(g.role(s)) != MAFIA] or alive
                         agreed = next((t[-1] for t in done.values()), None)
@@ -236,6 +239,13 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
                     agreed = final.pop() if len(final) == 1 else None
                     if len(e.entry["shooters"]) > 0 and agreed != e.entry["seat"]:
                         violations.append(f"a shot did not follow the shooters' last choices: {e.entry}")
+        if g.state not in ("over", "kamikaze") and any(isinstance(e, Record) and e.entry.get("phase") == "day" for e in effects):
+            won = g.win_now("dawn")  # the win is checked at every dawn, deaths or not
+            if won:
+                violations.append(f"a dawn did not end a game {won} had won")
+        spoken = [e.args["time"] for e in effects if isinstance(e, Say) and "time" in e.args]
+        if spoken and spoken != [e.seconds for e in effects if isinstance(e, Timer) and e.name][-len(spoken):]:
+            violations.append(f"a spoken duration {spoken} is not the timer's: {effects}")
         protocol += entries(effects, None)
     else:
         violations.append("a game did not end")

@@ -166,7 +166,7 @@ def run_engine(name: str, args) -> dict:
     # the TTS is part of the footprint of a running narrator
     from narrator.voice.tts import Renderer
 
-    Renderer(voice.speech.get("espeak_voice", "en-us"), 165, 1.0, Path(args.tmp) / "tts").get("Player 7, your minute.")
+    Renderer(voice.speech.get("espeak_voice", "en-us"), 165, 1.0, Path(args.tmp) / "tts").get("Player 7, you have one minute.")
 
     rate = engine.sample_rate
     # the grammars of the table being played: its seats only (the embedded default has 10)

@@ -10,11 +10,12 @@ every one of them to its end.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
-from narrator.flow.effects import Say
+from narrator.flow.effects import Say, Tell
 from narrator.flow.events import event_from_dict
-from narrator.flow.game import Game
+from narrator.flow.days import Game
 from narrator.language import load_voice
 from narrator.rules.dealing import deal
 from narrator.rules.variants import VARIANTS
@@ -63,7 +64,7 @@ def _sverige_day(by: int, seat: int, voters: list[int]) -> list:
 
 
 def _hungariq_quiet_day(alive: list[int], accused: tuple[int, ...] = (5, 6, 7)) -> list:
-    return [ev for a in accused for ev in [Nominate(a)] + [Tap(s, answer=False) for s in alive]]
+    return [ev for a in accused for ev in [Nominate(a)] + [Tap(s, answer=False) for s in alive]] + [Timeout()]
 
 
 # Games played move by move, each showing one rule a club asked about (the name says which).
@@ -114,7 +115,9 @@ def write_scripted(name: str, variant_name: str, lang: str, seats: int, roles: d
         if bad:
             raise SystemExit(f"{name}: {ev} refused: {bad}")
         lines.append(event_line(ev, voice, variant_name))
-        lines += ["#   " + voice.render(e.line, e.args) for e in effects if isinstance(e, Say)]
+        # a private answer is shown to its reader only: here, for the reader of the example
+        lines += ["#   " + voice.render(e.line, e.args) if isinstance(e, Say) else f"#   (to seat {e.seat} only) " + voice.render(e.line, e.args)
+                  for e in effects if isinstance(e, (Say, Tell))]
     if g.state != "over":
         raise SystemExit(f"{name}: the game did not end")
     path = out / f"{name}.txt"
@@ -122,10 +125,51 @@ def write_scripted(name: str, variant_name: str, lang: str, seats: int, roles: d
     return path
 
 
+def renarrate(path: Path) -> bool:
+    """Keep a transcript's inputs and write its narration comments anew (after the words changed);
+    False when its inputs no longer make a complete game under today's rules."""
+    from narrator.config import parse_config
+    from narrator.session import Session
+
+    variant, lang = path.stem.split("_")[:2]
+    text = path.read_text(encoding="utf-8")
+    found = re.search(r"at (\d+) seats", text)
+    seats = found.group(1) if found else None
+    config = parse_config(f'variant = "{variant}"\nlanguage = "{lang}"\n' + (f"seats = {seats}\n" if seats else ""))
+    session = Session(config)
+    session.start()
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("#   ") or not line.strip():
+            continue
+        lines.append(line)
+        if line.startswith("#"):
+            continue
+        effects = session.feed(session.parse(line))
+        if any(type(e).__name__ == "Reject" for e in effects):
+            return False
+        lines += ["#   " + session.render(e.line, e.args) for e in effects if isinstance(e, Say)]
+    if session.game.state != "over":
+        return False
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return True
+
+
 def main() -> None:
+    import sys
+
     out = Path(__file__).resolve().parent.parent / "tests" / "transcripts"
-    for variant, lang, seats, seed in GAMES:
-        print(write(variant, lang, seats, seed, out))
+    if sys.argv[1:] == ["--renarrate"]:
+        # the simulated games keep their moves (other tests read them); only the words are new
+        for variant, lang, seats, seed in GAMES:
+            path = out / f"{variant}_{lang}_simulated.txt"
+            if not renarrate(path):
+                print(write(variant, lang, seats, seed, out), "(played anew: its moves broke today's rules)")
+            else:
+                print(path, "(narrated anew)")
+    else:
+        for variant, lang, seats, seed in GAMES:
+            print(write(variant, lang, seats, seed, out))
     for game in SCRIPTED:
         print(write_scripted(*game, out))
 

@@ -51,13 +51,13 @@ def test_anything_else_is_no_seat_number_and_never_raises(token):
 
 @pytest.mark.parametrize("line", [
     "tap ³ 4", "tap 3 ³", "foul ³", "leave ²", "deal ³=don", "deal ³+lover", "tap 1 " + "9" * 4300, "tap 1 " + "9" * 5000,
-    "tap \x00 3", "tap 1 \x1b[31m", "\x00tap 1 2", "tap 1 [/]",
+    "tap \x00 3", "tap 1 \x1b[31m", "\x00tap 1 2", "tap 1 [/]", "deal 1=@x", "deal 1=@role_don", "deal 1+@x",
 ])
 def test_a_line_with_a_bad_number_is_refused_in_words(line):
     with pytest.raises(InputError) as exc:
         parse_line(line, EN)
     message = str(exc.value)
-    assert "seat number" in message or "unknown input" in message or "no role" in message
+    assert "seat number" in message or "unknown input" in message or "no role" in message or "no second-deal flag" in message
     assert len(message) < 200, "a long line is quoted cut short"
 
 
@@ -209,6 +209,8 @@ def test_markup_in_a_transcript_is_quoted_literally(tmp_path):
     (BASE + '[roles]\nmafia = 1000000\n', "club.toml:4: roles.mafia: a count of players (0 to 10), not 1000000"),
     (BASE + '[players]\n1 = "A\\u001b[2J"\n', "club.toml:4: players.1: a player's name is printable text"),
     (BASE + '[players]\n1 = "' + "A" * 41 + '"\n', "club.toml:4: players.1: a player's name is printable text"),
+    (BASE + '[players]\n1 = "A"\n01 = "B"\n', "club.toml:5: players.01: seat 1 is named twice"),
+    (BASE + '[dealing]\nroles = {1 = "don", "01" = "sheriff"}\n', "club.toml:4: dealing.roles.01: seat 1 is dealt twice"),
     (BASE + 'x = ' + "[" * 3000 + "]" * 3000 + "\n", "club.toml:3: (syntax): arrays or tables nested too deeply"),
 ])
 def test_a_bad_config_is_an_error_naming_line_and_key(text, expected):
@@ -275,3 +277,27 @@ def test_problem_lines_are_found_in_one_pass_over_the_file(monkeypatch):
 def test_lines_are_counted_as_toml_counts_them():
     # a form feed or a line separator inside a string is no new line for TOML
     assert problems(BASE + 'name = "a\u2028b"\n[timers]\nspeech = 0\n')[-1].startswith("club.toml:5: timers.speech")
+
+
+def test_the_end_of_input_during_the_role_reveal_stops_it_without_showing_the_next_role():
+    from narrator.console import reveal_roles
+
+    out = io.StringIO()
+    answers = iter(["³ [/]", "", "x" * 10_000])
+
+    def ask(prompt):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    with pytest.raises(KeyboardInterrupt):
+        reveal_roles({1: "citizen", 2: "don", 3: "sheriff"}, EN, Console(file=out, width=100), ask=ask)
+    shown_roles = out.getvalue()
+    assert "citizen" in shown_roles.lower() and "don" in shown_roles.lower()
+    assert "sheriff" not in shown_roles.lower()
+
+
+def test_a_line_reference_that_does_not_exist_is_narrated_as_written():
+    # "@name" in an argument is another line of the voice file; a player's text is never one
+    assert EN.render("reject_unknown_role", {"role": "@x"}) == "There is no role @x in this game."

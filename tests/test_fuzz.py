@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from narrator.flow.effects import Reject
 from narrator.flow.events import Deal, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
-from narrator.flow.game import Game
+from narrator.flow.days import Game
 from narrator.rules.dealing import deal
 from narrator.rules.variants import VARIANTS
 from narrator.simulate import RandomPlayer, defaults, snapshot

@@ -73,6 +73,6 @@ def test_the_good_side_wins_when_nobody_evil_lives():
 
 def test_the_manner_of_death_is_announced_when_the_option_is_on():
     t = Table(deal=DEAL, variant="grundregeln", seats=8, roles={"mafia": 2}, manner_of_death=True)
-    t.do("tap 1 8", "tap 2 8")
+    t.do("tap 1 8", "tap 2 8", "tap 1 2", "tap 2 2")
     assert "died_manner" in t.said()
     assert t.session.render("died_manner", {"seat": 8, "manner": "@manner_2"}) == "Player 8 was found at the bottom of the river."

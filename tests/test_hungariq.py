@@ -42,34 +42,55 @@ def test_an_accusation_needs_a_majority_to_stand_then_the_last_word_then_the_exe
 
 
 def test_a_failed_accusation_lets_others_follow_up_to_three():
-    t = day_one()
+    t = day_one(failed_accusations_count=True)
     for seat in (5, 6, 7):
         t.do(f"say player 1 accuses player {seat}")
         all_vote(t, "no")
     assert "day_over" in t.said() and t.game.state == "night"
 
 
+def test_by_default_only_accusations_that_reached_the_discussion_count_towards_three():
+    # seed 001: «általában három vádlott tárgyalása» — three trials; an accusation without a
+    # majority for it never came to trial, so the day goes on until its time runs out
+    t = day_one()
+    for seat in (5, 6, 7, 8):
+        t.do(f"say player 1 accuses player {seat}")
+        all_vote(t, "no")
+    assert t.game.state == "accusations" and "day_over" not in t.said()
+    for seat in (5, 6):
+        t.do(f"say player 1 accuses player {seat}")
+        all_vote(t, "yes")
+        t.do("timeout", "say thank you")
+        all_vote(t, "no")
+    assert t.game.state == "accusations"
+    t.do("say player 1 accuses player 7")
+    all_vote(t, "yes")
+    t.do("timeout", "say thank you")
+    all_vote(t, "no")                                   # the third trial ends the day
+    said = t.said()
+    assert said[said.index("day_over") - 1:][:3] == ["spared", "day_over", "night_falls"] and t.game.state == "night"
+    t2 = day_one()
+    t2.do("say I accuse player 5")
+    all_vote(t2, "no")
+    t2.do("timeout")                                    # the day's time is up
+    assert t2.game.state == "night"
+
+
 def test_the_inspector_sees_the_protected_mafioso_as_a_citizen_the_first_time_only():
     # seed 001: "A játékvezető akkor is nemet int…"; extra rule 2: the second check reads yes
     t = day_one()
-    for seat in (5, 6, 7):
-        t.do(f"say I accuse player {seat}")
-        all_vote(t, "no")
+    quiet_day(t)
     t.do("tap 1 2")
     assert t.told()[-1].line == "check_no"
     t.do("tap 2 9", "tap 3 9", "tap 4 9")
-    for seat in (5, 6, 7):
-        t.do(f"say I accuse player {seat}")
-        all_vote(t, "no")
+    quiet_day(t)
     t.do("tap 1 2")
     assert t.told()[-1].line == "check_yes"
 
 
 def test_the_mafia_vote_needs_every_living_mafioso_on_one_name():
     t = day_one()
-    for seat in (5, 6, 7):
-        t.do(f"say I accuse player {seat}")
-        all_vote(t, "no")
+    quiet_day(t)
     t.do("tap 1 5")
     assert t.said()[-1] == "mafia_vote_reading"
     t.do("tap 2 9", "tap 3 9", "tap 4 8")
@@ -139,9 +160,11 @@ def test_lovers_die_a_moment_apart_and_the_win_is_checked_between():
 
 
 def quiet_day(t: Table) -> None:
+    """Three accusations without support, then the day's time runs out."""
     for seat in (5, 6, 7):
         t.do(f"say I accuse player {seat}")
         all_vote(t, "no")
+    t.do("timeout")
 
 
 def test_the_bodyguard_protects_one_name_but_never_himself():

@@ -296,3 +296,78 @@ def test_after_a_resume_a_phone_gets_back_its_own_private_line_of_the_night_and_
     assert hub.notes[1]["text"] == voice.render("check_mafia", {"seat": 4})
     assert hub.notes[2]["text"] == voice.render("check_sheriff", {"seat": 1})   # the Don's own check, earlier tonight
     assert set(hub.notes) == {1, 2, 4}                                         # the mafia's shot: the two who tapped
+
+
+class Terminal:
+    """`narrator` at a real terminal (a pty), read and typed at as a player would."""
+
+    def __init__(self, args: list[str], home: Path):
+        import pty
+
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "HOME": str(home), "COLUMNS": "200", "TERM": "xterm"}
+        env.pop("XDG_STATE_HOME", None)
+        self.proc = subprocess.Popen([sys.executable, "-m", "narrator.cli", *args], stdin=slave, stdout=slave, stderr=slave,
+                                     cwd=ROOT, env=env, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+
+    def wait_for(self, text: str, timeout: float = 30) -> None:
+        import select
+
+        deadline = time.monotonic() + timeout
+        while text not in self.seen:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"never saw {text!r}; the screen had:\n{self.seen[-2000:]}")
+            if select.select([self.master], [], [], min(left, 0.5))[0]:
+                try:
+                    self.seen += os.read(self.master, 65536).decode("utf-8", "replace")
+                except OSError:
+                    pass
+
+    def type(self, line: str = "") -> None:
+        os.write(self.master, (line + "\r").encode())
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        os.close(self.master)
+
+
+def test_at_a_terminal_a_crash_in_the_reveal_resumes_the_same_deal_from_the_next_seat(tmp_path):
+    cfg = tmp_path / "club.toml"
+    cfg.write_text('variant = "classic"\nlanguage = "en"\n[input]\nengine = "none"\n[voice]\noutput = "text"\n')
+    journal = tmp_path / "game.jsonl"
+    play = Terminal(["play", "--config", str(cfg), "--journal", str(journal)], tmp_path)
+    try:
+        for seat in (1, 2):
+            play.wait_for(f"Seat {seat}: take the screen alone")
+            play.type()
+            play.wait_for("Press Enter to hide it")
+            play.type()
+        play.wait_for("Seat 3: take the screen alone")
+        play.proc.kill()                                   # the power cut, while seat 3 waits to look
+    finally:
+        play.close()
+    dealt = read(journal)
+    assert len(dealt.events) == 1 and dealt.revealed == [1, 2]
+
+    resume = Terminal(["resume", "--journal", str(journal)], tmp_path)
+    try:
+        resume.wait_for("The roles were dealt before the game stopped; seats 1, 2 have seen theirs.")
+        for seat in range(3, 11):
+            resume.wait_for(f"Seat {seat}: take the screen alone")
+            resume.type()
+            resume.wait_for("Press Enter to hide it")
+            resume.type()
+        resume.wait_for("Night falls")                     # the game starts as a new one would
+        assert "Seat 1: take the screen" not in resume.seen and "Seat 2: take the screen" not in resume.seen
+        resume.type("quit")
+        resume.wait_for("game stopped")
+    finally:
+        resume.close()
+    after = read(journal)
+    assert after.events == dealt.events                    # the same deal, applied once
+    assert after.revealed == list(range(1, 11))

@@ -100,7 +100,7 @@ def test_a_journal_that_cannot_be_created_is_named_with_what_to_do(tmp_path):
     r = run([str(FAULTY), "EROFS", "0", "--", "play", "--config", str(cfg), "--journal", str(locked / "game.jsonl"),
              "--no-reveal"], tmp_path, "")
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert "the game stopped: the disk is read-only" in r.stderr
+    assert "the game cannot start: the disk is read-only" in r.stderr
 
 
 def _tmpfs(size: str) -> Path | None:

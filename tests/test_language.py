@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.flow.game import Game
+from narrator.flow.days import Game
 from narrator.language import LANGUAGES, Command, Malformed, load_voice, plural_categories, voices_dir
 
 PRESENT = [lang for lang in LANGUAGES if (voices_dir() / f"{lang}.toml").exists()]

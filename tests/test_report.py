@@ -290,3 +290,16 @@ def test_any_damage_to_any_entry_is_answered_never_a_traceback(tmp_path):
         assert main(["club", "--database", str(tmp_path / "c.sqlite"), "import", str(bad)]) in (0, 1)
 
     damaged()
+
+
+def test_classic_extra_roles_doctor_putana_maniac_and_policeman_are_drawn(tmp_path):
+    from narrator.simulate import simulate
+
+    simulate("classic", 12, 9, seats=14, check_replay=False, protocols=str(tmp_path),
+             roles={"doctor": 1, "putana": 1, "maniac": 1, "policeman": 1})
+    pages = [render(read_game(f)) for f in sorted(tmp_path.glob("*.jsonl"))]
+    text = " ".join(pages)
+    for words in ("Doctor", "Putana", "Maniac", "Policeman", "protects", "blocks"):
+        assert words in text, words
+    # the Maniac's kill is his own shot, not the mafia's
+    assert re.search(r'<h4><span class="p maniac"[^>]*><b>\d+</b></span> shoots</h4>', text)

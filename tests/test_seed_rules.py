@@ -51,6 +51,7 @@ def hungariq_quiet_day(t: Table) -> None:
         t.do(f"say I accuse player {seat}")
         for s in list(t.game.alive):
             t.do(f"tap {s} no")
+    t.do("timeout")                                        # the day's time runs out
 
 
 def test_the_vogon_sees_the_bodyguards_vote():
@@ -70,3 +71,113 @@ def test_the_vogon_sees_nobody_on_a_name_nobody_voted_on():
     t.do("tap 1 5", "tap 9 10", "tap 2 11", "tap 3 11", "tap 4 11")
     batch = t.do("tap 8 12")
     assert [(x.seat, x.line) for x in t.told(batch)] == [(8, "watch_nobody")]
+
+
+# ------------------------------------------------------------------ the seeds' open choices
+def test_sverige_a_lone_nominee_without_a_raised_hand_is_not_hanged():
+    # seed 000 Röstning: «Spelaren som får högst antal röster hängs» — with no hand raised nobody
+    # got the most votes (rule hang_without_votes, default false)
+    t = Table(deal="1=mafia 2=mafia 3=doctor", variant="sverige", seats=8)
+    t.do("say 1 nominates 5", "timeout", "timeout", "timeout", "say thank you", "timeout")
+    assert t.said()[-4:-2] == ["hand_vote_count", "no_votes_nobody_hanged"]
+    assert t.eliminated() == [] and t.game.state == "night"
+
+
+def test_sverige_a_lone_nominee_without_votes_hangs_when_the_club_says_so():
+    t = Table(deal="1=mafia 2=mafia 3=doctor", variant="sverige", seats=8, hang_without_votes=True)
+    t.do("say 1 nominates 5", "timeout", "timeout", "timeout", "say thank you", "timeout")
+    assert t.eliminated() == [(5, "vote")]
+
+
+def test_sverige_one_raised_hand_is_the_most_votes():
+    t = Table(deal="1=mafia 2=mafia 3=doctor", variant="sverige", seats=8)
+    t.do("say 1 nominates 5", "timeout", "timeout", "timeout", "say thank you", "tap 1 5", "timeout")
+    assert t.eliminated() == [(5, "vote")]
+
+
+def test_hungariq_the_protected_citizen_is_pardoned_at_every_day_death_sentence():
+    # seed 001: «Nappali halálos ítélet esetén játékvezetői kegyelemben részesül» — no count
+    t = Table(deal=HUNGARIQ.replace("8=vogon 9=bodyguard", "7=protected_citizen"), variant="hungariq", seats=12,
+              roles={"protected_citizen": 1})
+    for _ in range(2):
+        t.do("say I accuse player 7")
+        for s in list(t.game.alive):
+            t.do(f"tap {s} yes")
+        t.do("timeout", "say thank you")
+        for s in list(t.game.alive):
+            t.do(f"tap {s} yes")
+    assert t.said().count("pardoned") == 2 and 7 in t.game.alive
+
+
+def test_hungariq_pardoned_once_only_when_the_club_says_so():
+    t = Table(deal=HUNGARIQ.replace("8=vogon 9=bodyguard", "7=protected_citizen"), variant="hungariq", seats=12,
+              roles={"protected_citizen": 1}, pardon_every_sentence=False)
+    for _ in range(2):
+        t.do("say I accuse player 7")
+        for s in list(t.game.alive):
+            t.do(f"tap {s} yes")
+        t.do("timeout", "say thank you")
+        for s in list(t.game.alive):
+            t.do(f"tap {s} yes")
+    assert t.said().count("pardoned") == 1 and t.eliminated() == [(7, "vote")]
+
+
+def test_classic_above_ten_nobody_but_the_maniac_wins_while_he_lives_unless_the_club_says_so():
+    # seed 002: the town wins «когда устранена вся «Мафия»»; the Маньяк above ten is a killer of
+    # his own side, so by default the town has not won while he lives (town_wins_while_maniac_lives)
+    from narrator.rules import wins
+
+    roles = ["maniac", "citizen", "citizen", "sheriff"]
+    assert wins.classic(roles, rules={"town_wins_while_maniac_lives": False}) is None
+    assert wins.classic(roles, rules={"town_wins_while_maniac_lives": True}) == "town"
+    assert wins.classic(["maniac", "citizen"], rules={"town_wins_while_maniac_lives": True}) == "maniac"
+
+
+def test_classic_the_town_wins_with_the_maniac_alive_at_a_table_that_chose_it():
+    deal = "1=sheriff 2=don 3=mafia 4=mafia 6=mafia 5=maniac"
+    t = Table(deal=deal, seats=13, roles={"maniac": 1}, town_wins_while_maniac_lives=True)
+    for _ in range(8):                               # day by day the mafia are voted out; nobody shoots
+        if t.game.state == "over":
+            break
+        mafia = [s for s in t.game.alive if t.game.role(s) in ("don", "mafia")]
+        t.do(f"say I'm submitting player number {mafia[0]}")    # the day's first speaker
+        while t.game.state == "speeches":
+            t.do("say thank you")
+        if t.game.state == "voting":
+            t.vote({s: mafia[0] for s in t.game.alive})
+        while t.game.state == "last_words":
+            t.do("say thank you")
+        while t.game.state == "night":
+            t.do("timeout")
+        while t.game.state == "last_words":
+            t.do("say thank you")
+    assert t.game.winner == "town" and 5 in t.game.alive
+
+
+# ------------------------------------------------------------------ grundregeln (seed 003)
+def test_grundregeln_the_mafia_choose_the_manner_of_death_and_the_narrator_announces_it():
+    # seed 003: «dass die Mafiosi dem Spielleiter eine Todesart mitteilen müssen» and in the morning
+    # «Er verkündet ob, wer und ggf. wie ein Spieler gestorben ist»
+    t = Table(deal="1=mafia 2=mafia", variant="grundregeln", seats=8, roles={"mafia": 2}, manner_of_death=True)
+    assert t.said()[-1] == "mafia_wakes_kill"
+    t.do("tap 1 8", "tap 2 8")
+    assert t.said()[-1] == "mafia_wakes_manner" and "mafia_sleeps" not in t.said()[-2:]   # still awake
+    assert t.game.night_choices() == ("manner", [1, 2, 3, 4, 5, 6, 7, 8])
+    assert t.session.render("mafia_wakes_manner", [e for e in t.effects if getattr(e, "line", "") == "mafia_wakes_manner"][-1].args) \
+        .endswith("1: poisoned at the dinner table; 2: at the bottom of the river; 3: shot in the back in a dark alley; "
+                  "4: under a piano that fell from a window; 5: strangled with a silk scarf; 6: in the cellar, among the "
+                  "wine barrels; 7: run over by a horse carriage; 8: stabbed with a letter opener.")
+    assert t.refused("tap 1 9").line == "reject_no_such_choice"     # a number of the list, not a seat
+    batch = t.do("tap 2 4", "tap 1 5")                             # the last choice counts
+    assert [(x.seat, x.line, x.args) for x in t.told(batch)] == [(2, "chosen_manner", {"manner": "@manner_4"}),
+                                                                   (1, "chosen_manner", {"manner": "@manner_5"})]
+    said = [e for e in t.effects if getattr(e, "line", None) == "died_manner"]
+    assert [e.args for e in said] == [{"seat": 8, "manner": "@manner_5"}]
+    assert t.session.render("died_manner", said[0].args) == "Player 8 was found strangled with a silk scarf."
+
+
+def test_grundregeln_without_the_option_nobody_is_asked_for_a_manner():
+    t = Table(deal="1=mafia 2=mafia", variant="grundregeln", seats=8, roles={"mafia": 2})
+    t.do("tap 1 8", "tap 2 8")
+    assert "mafia_wakes_manner" not in t.said() and "died_manner" not in t.said()
+    assert t.eliminated() == [(8, "shot")]

@@ -179,7 +179,7 @@ def play_night(tmp_path, roles: str, words) -> tuple[np.ndarray, list, str]:
     threading.Thread(target=room, daemon=True).start()
     try:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not any("Player 1, your minute" in line for line in lines):
+        while time.monotonic() < deadline and not any("Player 1, you have" in line for line in lines):
             assert play.poll() is None, play.stderr.read()
             time.sleep(0.1)
         time.sleep(10)  # the dawn's lines are heard, then the quiet of the day
@@ -189,7 +189,7 @@ def play_night(tmp_path, roles: str, words) -> tuple[np.ndarray, list, str]:
         play.kill()
         speaker.close()
         mic.close()
-    assert any("Player 1, your minute" in line for line in lines), "".join(lines)[-2000:]
+    assert any("Player 1, you have" in line for line in lines), "".join(lines)[-2000:]
     return speaker.samples(), read(tmp_path / "j.jsonl").events, "".join(lines) + err
 
 

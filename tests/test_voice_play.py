@@ -108,17 +108,17 @@ def test_a_day_of_narrator_play_is_heard_and_spoken_through_the_sound_devices(tm
     try:
         play.stdin.write("timeout\ntimeout\ntimeout\n")  # night zero: Don, mafia, Sheriff
         play.stdin.flush()
-        seen = wait_for("Player 1, your minute")
+        seen = wait_for("Player 1, you have")
         time.sleep(3.0)  # the narrator finishes the line (it hears nothing while it talks)
         mic.say.append(nominate)
         seen = wait_for("3 accepted", seen)
         time.sleep(2.0)
         mic.say.append(thanks)
         for seat in (2, 3):
-            seen = wait_for(f"Player {seat}, your minute", seen)
+            seen = wait_for(f"Player {seat}, you have", seen)
             time.sleep(3.0)
             mic.say.append(thanks)
-        wait_for("Player 4, your minute", seen)
+        wait_for("Player 4, you have", seen)
     finally:
         play.kill()
         play.communicate(timeout=10)

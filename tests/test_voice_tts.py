@@ -63,7 +63,7 @@ def test_lines_with_a_seat_number_are_rendered_ahead_for_every_seat_and_no_check
     out = output(renderer, RecordingPlayer())
     texts = out.public_texts()
     assert "7 accepted." in texts and "10 accepted." in texts
-    assert "Player 3, your minute." in texts
+    assert "Player 3, you have one minute." in texts
     assert not any("MAFIA" in t or "Sheriff." in t and "IS" in t for t in texts)
 
 

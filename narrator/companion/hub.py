@@ -210,7 +210,10 @@ class Hub:
     def _ask(self) -> tuple[str | None, list[int]]:
         """What every phone may tap now; the same for every seat, awake or asleep, alive or dead."""
         g = self.game
-        if g.state in ("night", "kamikaze"):
+        if g.state == "night":
+            # seats, or a numbered list (the manners of death): what the step asks, never who is awake
+            return g.night_choices()
+        if g.state == "kamikaze":
             # a kamikaze's choice is his own act, not a vote: it is on the phones with or without votes
             return "seat", list(g.alive)
         ballot = self.ballot() if self.votes_on_phones else None
@@ -238,6 +241,9 @@ class Hub:
             "fouls": {str(s): n for s, n in view["fouls"].items()},
             "ask": ask,
             "choices": choices,
+            # a numbered list's words (a manner of death), the same on every phone
+            "choice_names": {str(c): self.live.voice.render(f"{ask}_{c}", {}) for c in choices}
+            if ask not in (None, "seat", "yes_no", "ready") else None,
             "caption": self.caption,
             "timer": self._remaining() if remaining is None else remaining,
             "paused": bool(self.live.paused),
@@ -304,7 +310,9 @@ class Hub:
             if step.action == "identify":
                 return self.word("night_identify", role=self._role_name(step.actors[0]))
             key = "step_" + step.name
-            return self.word("night", step=voice.render(key, {}) if key in voice.lines else step.name)
+            # a step that chooses from a list (the manner of death) says so; still the same for every seat
+            return self.word("night_choose" if g.night_choices()[0] != "seat" else "night",
+                             step=voice.render(key, {}) if key in voice.lines else step.name)
         text = self.word("state_" + g.state, seat=self._subject())
         speaker = g.floor
         return self.word("speaking", phase=text, seat=speaker) if speaker is not None else text
@@ -634,15 +642,29 @@ class Hub:
         if len(self.refused) < 10000:  # tests read it; a flood must not grow it without end
             self.refused.append((reason, seat))
         # one line per seat at most every LOG_EVERY seconds: a flood of refusals is one summary line
-        now = self.live.loop.time() if self.live.loop is not None else 0.0
+        loop = self.live.loop
+        now = loop.time() if loop is not None else 0.0
         due, counts = self._log_due.get(seat, (0.0, {}))
         counts[reason] = counts.get(reason, 0) + 1
         if now >= due:
-            summary = ", ".join(f"{r} ×{n}" if n > 1 else r for r, n in counts.items())
-            log.warning("companion: refused (%s), seat %s", summary, seat)
+            self._log_refusals(seat, counts)
             counts = {}
             due = now + LOG_EVERY
+        elif len(counts) == 1 and sum(counts.values()) == 1 and loop is not None:
+            # the first one held back: whatever gathers until the window closes is logged then
+            loop.call_later(due - now, self._flush_refusals, seat)
         self._log_due[seat] = (due, counts)
+
+    def _flush_refusals(self, seat: int | None) -> None:
+        due, counts = self._log_due.get(seat, (0.0, {}))
+        if counts:
+            self._log_refusals(seat, counts)
+            self._log_due[seat] = (due, {})
+
+    @staticmethod
+    def _log_refusals(seat: int | None, counts: dict[str, int]) -> None:
+        summary = ", ".join(f"{r} ×{n}" if n > 1 else r for r, n in counts.items())
+        log.warning("companion: refused (%s), seat %s", summary, seat)
 
     async def message(self, conn: Conn, msg) -> None:
         """One message from a logged-in phone or host screen. Bad input is refused, never raised."""

@@ -346,6 +346,8 @@ class Companion:
         word = self.hub.word  # the table's language, like everything else the table reads
         if qr_codes:
             for seat in sorted(self.urls):
+                if self.hub.seat_tokens.get(seat) in self.hub.spent:
+                    continue  # resumed: that seat's phone comes back with its own key; a spent code opens nothing
                 out.write(f"{word('announce_seat', seat=seat)}\n{qr.terminal_qr(self.urls[seat])}\n")
         if self.seats_page is not None:
             out.write(word("announce_cards", path=self.seats_page) + "\n")
@@ -399,9 +401,15 @@ def _keep_secrets(live, hub: Hub) -> None:
     data = {"started": where[1], "tokens": {str(s): t for s, t in hub.seat_tokens.items()}, "pin": hub.pin,
             "keys": {str(s): k for s, k in hub.device_keys.items()}, "spent": sorted(hub.spent),
             "revoked": sorted(hub.revoked)}
-    fd = os.open(where[0], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f)
+    try:
+        fd = os.open(where[0], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+    except OSError as exc:
+        # a full or read-only disk must not keep the phones out of this game; the journal will
+        # stop the game itself if it cannot be written. Only a resume would need new codes.
+        log.warning("companion: the seat codes cannot be kept beside the journal (%s): "
+                    "after a resume the phones scan new codes", exc.strerror or exc)
 
 
 def start(config, live, *, host: str | None = None, port: int | None = None, announce: bool = True, out=None) -> Companion:

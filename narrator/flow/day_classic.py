@@ -102,8 +102,7 @@ class ClassicGame(BaseGame):
             else:
                 self.speech_kind = "speech"
                 self._record("speech", seat=seat, kind="speech")
-                self._say("speech_turn", seat=seat)
-                self._timer("speech")
+                self._say_timed("speech_turn", "speech", seat=seat)
             return
         self.speaker = None
         self._end_speeches()
@@ -262,8 +261,7 @@ class ClassicGame(BaseGame):
             if self.seats[seat].alive:
                 self.speaker = seat
                 self._record("speech", seat=seat, kind="tie_speech")
-                self._say("tie_speech_turn", seat=seat)
-                self._timer("tie_speech")
+                self._say_timed("tie_speech_turn", "tie_speech", seat=seat)
                 return
         self.speaker = None
         self.to_revote()
@@ -348,3 +346,6 @@ class ClassicGame(BaseGame):
                 self._next_step()
 
         self._eliminate([seat], "fouls", then=then, moment="now")
+
+
+DAY = ClassicGame

@@ -28,6 +28,7 @@ class GrundregelnGame(BaseGame):
         self.sure: list[int] = []
         self.speech_queue: list[int] = []
         self.decider: int | None = None
+        self.manner: int | None = None  # the mafia's choice tonight (seed 003)
 
     def public_nominations(self) -> list[int]:
         return list(self.nominees)
@@ -46,10 +47,13 @@ class GrundregelnGame(BaseGame):
 
     def announce_morning(self, deaths, attempt, notes) -> None:
         super().announce_morning(deaths, attempt, notes)
-        if deaths and self.rules["manner_of_death"]:
-            # seed 003: the host announces how the victim died (chosen here, deterministically)
+        manner, self.manner = self.manner, None
+        if manner is not None and self.rules["manner_of_death"]:
+            # seed 003: «Er verkündet ob, wer und ggf. wie ein Spieler gestorben ist» — the manner
+            # the mafia chose, for their victim (one who left unwell was not theirs)
             for s in deaths:
-                self._say("died_manner", seat=s, manner=f"@manner_{(self.night_no * 7 + s) % 8 + 1}")
+                if s not in self.left_tonight:
+                    self._say("died_manner", seat=s, manner=f"@manner_{manner}")
 
     def start_day(self) -> None:
         self.to_discussion()
@@ -190,3 +194,6 @@ class GrundregelnGame(BaseGame):
 
     def winner_line(self, winner: str) -> str:
         return "good_wins" if winner == "town" else "evil_wins"
+
+
+DAY = GrundregelnGame

@@ -3,7 +3,7 @@ discussion; the accused's last word; the execution vote; the endgame of three wi
 
 from __future__ import annotations
 
-from ..rules.roles import MAFIA
+from ..rules.roles import MAFIA, team_of
 from ..rules.voting import majority
 from .events import EndSpeech, Nominate, Tap
 from .game import BaseGame, Refused
@@ -90,7 +90,7 @@ class HungariqGame(BaseGame):
             self._say("accusation_count", n=yes)
             if not passed:
                 self._say("accusation_falls")
-                return self._after_accusation()
+                return self._after_accusation(tried=False)
             self.to_debate()
             self._say("accusation_stands", seat=self.accused)
             return self._timer("debate")
@@ -100,8 +100,8 @@ class HungariqGame(BaseGame):
             self._say("spared", seat=seat)
             return self._after_accusation()
         st = self.seats[seat]
-        if st.role == "protected_citizen" and not st.pardoned:
-            # seed 001: the protected citizen is pardoned by the game master (once)
+        if st.role == "protected_citizen" and (self.rules["pardon_every_sentence"] or not st.pardoned):
+            # seed 001: the protected citizen is pardoned by the game master
             st.pardoned = True
             self._record("pardon", seat=seat)
             self._say("pardoned", seat=seat)
@@ -109,9 +109,10 @@ class HungariqGame(BaseGame):
         self.accused = None
         self._day_death("executed", seat)  # the day ends with a death (seed 001)
 
-    def _after_accusation(self) -> None:
+    def _after_accusation(self, tried: bool = True) -> None:
         self.accused = None
-        self.accusations_today += 1
+        if tried or self.rules["failed_accusations_count"]:
+            self.accusations_today += 1
         if not self.endgame() and self.accusations_today >= self.rules["accusations_per_day"]:
             self._say("day_over")
             return self._go_night()
@@ -154,4 +155,12 @@ class HungariqGame(BaseGame):
         raise Refused("reject_no_timer")
 
     def winner_line(self, winner: str) -> str:
-        return "citizens_win" if winner == "town" else "mafia_wins_equal"
+        if winner == "town":
+            # "every mafioso is executed" only when each of them was; a kamikaze, a lover or the
+            # mafia's own night vote may have taken the last one
+            mafiosi = [s for s, st in self.seats.items() if team_of(st.role) == MAFIA]
+            return "citizens_win" if all(self.causes.get(s) == "vote" for s in mafiosi) else "citizens_win_dead"
+        return "mafia_wins_more_citizens" if self._mafia_outnumber() else "mafia_wins_equal"
+
+
+DAY = HungariqGame

@@ -51,8 +51,7 @@ class SverigeGame(BaseGame):
         self.extension_used = self.offering = False
         name = "first_day" if self.day == 1 else "day"
         self._record("discussion", day=self.day)
-        self._say("free_day", n=max(1, round(self.timers[name] / 60)))
-        self._timer(name)
+        self._say_timed("free_day", name)
 
     # ------------------------------------------------------------------ nominations
     def day_nominate(self, ev: Nominate) -> None:
@@ -93,8 +92,7 @@ class SverigeGame(BaseGame):
             raise Refused("reject_extension_used" if self.extension_used else "reject_unknown_input")
         self.extension_used, self.offering = True, False
         self._record("extension", day=self.day)
-        self._say("extension_granted", n=max(1, round(self.timers["extension"] / 60)))
-        self._timer("extension")
+        self._say_timed("extension_granted", "extension")
 
     def day_timeout(self) -> None:
         st = self.state
@@ -133,8 +131,7 @@ class SverigeGame(BaseGame):
         if self.speech_queue:
             self.speaker = self.speech_queue.pop(0)
             self._record("speech", seat=self.speaker, kind="nominee_speech")
-            self._say("nominee_speech", seat=self.speaker)
-            return self._timer("nominee_speech")
+            return self._say_timed("nominee_speech", "nominee_speech", seat=self.speaker)
         self.speaker = None
         self.to_hand_vote()
         self._say("to_the_vote", seats=self.public_nominations())
@@ -187,6 +184,11 @@ class SverigeGame(BaseGame):
         counts = {s: len(v) for s, v in self.hands.items()}
         self._record("vote_result", round=self.vote_round, counts={str(s): c for s, c in counts.items()})
         top = leaders(counts)
+        if not any(counts.values()) and not self.rules["hang_without_votes"]:
+            # seed 000: the one with the most votes hangs; with no hand raised nobody has the most
+            self._record("vote_ends", reason="no_votes", seats=list(top))
+            self._say("no_votes_nobody_hanged")
+            return self._go_night()
         if len(top) == 1:
             return self._day_death("hanged", top[0])
         if self.vote_round == "main":
@@ -202,4 +204,7 @@ class SverigeGame(BaseGame):
         if winner == "town":
             mafia_left = sum(1 for s in self.alive if self.seats[s].role == "mafia")
             return "village_wins_organisation" if mafia_left == 1 else "village_wins"
-        return "mafia_wins_village"
+        return "mafia_wins_village_more" if self._mafia_outnumber() else "mafia_wins_village"
+
+
+DAY = SverigeGame

@@ -25,10 +25,15 @@ class Tell:
 
 @dataclass(frozen=True, slots=True)
 class Timer:
-    """Start the phase timer (replacing any running one); name None stops it."""
+    """Start the phase timer (replacing any running one); name None stops it. With `cue`, the
+    narrator says `Say("time_left", {"time": cue})` that many seconds before it runs out."""
 
     name: str | None
     seconds: int = 0
+    cue: int = 0
+
+    def cue_line(self) -> Say | None:
+        return Say("time_left", {"time": self.cue}) if self.cue else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,8 @@
 The phase graph lives in `transitions` (one shared Machine per variant, each game added as a
 model, because building a Machine costs ~0.3 ms and simulate plays thousands of games). This base
 holds what every rule system shares — dealing, the night's steps, dawn, eliminations with their
-chain deaths, last words, the end — and each day procedure is a mixin (day_*.py) that adds its
-own states and edges. No clock, no I/O, no randomness: the same config and events always give
+chain deaths, last words, the end — and each day procedure is a subclass (day_*.py, found by
+days.py from the variant's data) that adds its own states and edges; the base knows no day. No clock, no I/O, no randomness: the same config and events always give
 the same effects.
 """
 
@@ -21,7 +21,7 @@ from ..rules.roles import KAMIKAZE_ROLES, MAFIA, TOWN, team_of
 from ..rules.variants import NightStep, Variant
 from .effects import Effect, Record, Reject, Say, Tell, Timer
 from .events import Deal, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout, event_to_dict
-from .night import ACTIONS, resolve_dawn
+from .night import ACTIONS, CHOICES, resolve_dawn
 
 BASE_STATES = ("setup", "night", "last_words", "kamikaze", "over")
 
@@ -77,6 +77,7 @@ class BaseGame:
         self.speaker: int | None = None
         self.timer: str | None = None
         self.deaths: list[int] = []  # in order: the last one decides a grundregeln tie
+        self.causes: dict[int, str] = {}  # how each dead player died, for the lines that name it
         self.quiet_cycles = 0
         self.left_this_cycle = False
         # night state
@@ -87,6 +88,7 @@ class BaseGame:
         self.intents: dict[str, dict[int, list[int]]] = {}
         self.blocked: set[int] = set()
         self.leaving: list[int] = []
+        self.left_tonight: set[int] = set()  # who left unwell last night (announced among the dead)
         self.last_protected: dict[int, tuple[int, bool]] = {}  # protector -> (seat, save succeeded)
         self.inspected: dict[int, int] = {}  # seat -> times checked by the inspector
         # last words and chain deaths
@@ -179,6 +181,15 @@ class BaseGame:
 
     def public_nominations(self) -> list[int]:
         return []
+
+    def night_choices(self) -> tuple[str, list[int]]:
+        """What every phone may tap in this night step: seats, or the numbers of a list (the
+        manners of death). The same for every seat, awake or asleep, alive or dead."""
+        step = self.step
+        if step is not None and step.action in CHOICES:
+            kind, numbers = CHOICES[step.action]
+            return kind, list(numbers)
+        return "seat", list(self.alive)
 
     def vote_choices(self) -> tuple[str, list[int]] | None:
         """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
@@ -277,7 +288,15 @@ class BaseGame:
 
     def _timer(self, name: str | None) -> None:
         self.timer = name
-        self.out.append(Timer(name, self.timers[name] if name else 0))
+        seconds = self.timers[name] if name else 0
+        # a spoken cue before the end ("ten seconds"), when the variant's rules ask for one
+        cue = self.rules.get(self.variant.cues.get(name, ""), 0) if name else 0
+        self.out.append(Timer(name, seconds, cue if 0 < cue < seconds else 0))
+
+    def _say_timed(self, line: str, timer: str, **args) -> None:
+        """A line that speaks a timer's length, then that timer: what is said is what runs."""
+        self._say(line, time=self.timers[timer], **args)
+        self._timer(timer)
 
     def _valid_seat(self, seat, private: bool = False) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.seats:
@@ -398,7 +417,8 @@ class BaseGame:
                     if self.fixed_night_steps or not self._step_complete():
                         return
                     continue
-                self._say(step.sleep_line, **({"role": "@role_" + step.actors[0]} if step.action == "identify" else {}))
+                if not self._next_continues():
+                    self._say(step.sleep_line, **({"role": "@role_" + step.actors[0]} if step.action == "identify" else {}))
                 self.step_open = False
             self.step_index += 1
             if self.cards and not self.cards_recorded and (
@@ -407,8 +427,8 @@ class BaseGame:
             if self.step_index >= len(self.steps):
                 return self._dawn()
             step = self.steps[self.step_index]
-            if not self._step_cast(step):
-                continue  # a role that is not in this game at all (the table knows the setup)
+            if not self._step_plays(step):
+                continue  # a role that is not in this game at all (the table knows the setup), or a rule that is off
             self.step_open = True
             # roles never change during a night, so who wakes is worked out once per step; while the
             # cards are shown everybody may tap (a tap on another seat is the cover of the others)
@@ -417,12 +437,26 @@ class BaseGame:
             else:
                 self._awake = [s for s in self.alive if any(self.has_role(s, r) for r in step.actors)]
             args = {"seats": list(self.alive)} if step.action == "mafia_vote" else {}
+            if step.action in CHOICES:
+                # the list is read out with its numbers: a keypad or console answers with one
+                kind, numbers = CHOICES[step.action]
+                args = {"menu": [f"@{kind}_{n}" for n in numbers]}
             if step.action == "identify":
                 args = {"role": "@role_" + step.actors[0]}
             self._say(step.wake_line, **args)
             self._timer(step.timer)
             if self.fixed_night_steps or not self._step_complete():
                 return
+
+    def _step_plays(self, step: NightStep) -> bool:
+        return (step.when is None or bool(self.rules.get(step.when))) and self._step_cast(step)
+
+    def _next_continues(self) -> bool:
+        """Whether the next step that plays keeps this step's players awake."""
+        for step in self.steps[self.step_index + 1:]:
+            if self._step_plays(step):
+                return step.continues
+        return False
 
     def _step_cast(self, step: NightStep) -> bool:
         """Whether this step's role is in the game at all (dealt, dead or alive). A step for a role
@@ -458,7 +492,13 @@ class BaseGame:
             raise Refused("reject_not_awake", {"seat": seat}, private=True)
         if ev.target is None:
             raise Refused("reject_need_seat", {}, private=True)
-        target = self._living_seat(ev.target, private=True)
+        if step.action in CHOICES:
+            numbers = CHOICES[step.action][1]
+            if ev.target not in numbers or isinstance(ev.target, bool):
+                raise Refused("reject_no_such_choice", {"n": len(numbers)}, private=True)
+            target = ev.target
+        else:
+            target = self._living_seat(ev.target, private=True)
         ACTIONS[step.action](self, step, seat, target)
         if not self.fixed_night_steps and self._step_complete():
             self._next_step()
@@ -467,6 +507,7 @@ class BaseGame:
         self.day += 1
         left = set(self.leaving)
         deaths, attempt, notes = resolve_dawn(self)
+        self.left_tonight = left
         self._record("phase", phase="day", day=self.day)
         self._say("city_wakes", day=self.day)
         self.announce_morning(deaths, attempt, notes)
@@ -529,7 +570,8 @@ class BaseGame:
         for s in seats:
             self.seats[s].alive = False
             self.deaths.append(s)
-            self._record("eliminated", seat=s, cause=cause if isinstance(cause, str) else cause[s])
+            self.causes[s] = cause if isinstance(cause, str) else cause[s]
+            self._record("eliminated", seat=s, cause=self.causes[s])
             if self.seats[s].role == "grocer":
                 self._say("died_as_grocer")
         self._alive = [s for s in self._alive if self.seats[s].alive]
@@ -605,12 +647,17 @@ class BaseGame:
             return self._eliminate(victims, "kamikaze", then=then, moment=self.chain_moment)
         then()
 
-    def _check_win(self, moment: str) -> bool:
+    def win_now(self, moment: str) -> str | None:
+        """Who has won at this moment by the variant's rule (no side effects)."""
         roles = [self.seats[s].role for s in self.alive]
         # every rule system's win function takes the same facts and uses those its seed needs
-        w = getattr(wins, self.variant.name)(roles, started=self.n, moment=moment,
-                                             organisation_rule=self.rules.get("organisation_rule", False),
-                                             avenger_in_play=bool(self.role_counts.get("avenger")))
+        return getattr(wins, self.variant.name)(roles, started=self.n, moment=moment,
+                                                organisation_rule=self.rules.get("organisation_rule", False),
+                                                avenger_in_play=bool(self.role_counts.get("avenger")),
+                                                rules=self.rules)
+
+    def _check_win(self, moment: str) -> bool:
+        w = self.win_now(moment)
         if w:
             self._game_over(w)
             return True
@@ -669,7 +716,14 @@ class BaseGame:
         self.reveal_roles()
 
     def winner_line(self, winner: str) -> str:
+        if winner == MAFIA and self._mafia_outnumber():
+            return "mafia_wins_more"
         return {TOWN: "town_wins", MAFIA: "mafia_wins", "draw": "draw", "maniac": "maniac_wins"}[winner]
+
+    def _mafia_outnumber(self) -> bool:
+        """More mafiosi than the rest (a chain of deaths can overshoot "as many as")."""
+        mafia = self._team_count(MAFIA)
+        return mafia > len(self.alive) - mafia
 
     def reveal_roles(self) -> None:
         self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if team_of(st.role) == MAFIA])
@@ -690,17 +744,4 @@ def machine_for(cls: type, variant_name: str) -> Machine:
                    auto_transitions=False, send_event=False)
 
 
-def Game(variant: Variant, rules: dict, timers: dict, seats: int | None = None, fixed_night_steps: bool = False,  # noqa: N802
-         roles: dict[str, int] | None = None) -> BaseGame:
-    """A game of the variant, with its day procedure (the core's entry point)."""
-    from .day_classic import ClassicGame
-    from .day_grundregeln import GrundregelnGame
-    from .day_hungariq import HungariqGame
-    from .day_sverige import SverigeGame
-
-    cls = {"classic": ClassicGame, "sverige": SverigeGame, "hungariq": HungariqGame, "grundregeln": GrundregelnGame}[variant.day]
-    return cls(variant, rules, timers, seats, fixed_night_steps, roles)
-
-
-
-__all__ = ["BaseGame", "Game", "Refused", "TOWN", "MAFIA"]
+__all__ = ["BaseGame", "Refused", "TOWN", "MAFIA"]

@@ -131,6 +131,19 @@ def watch(g, step, seat, target) -> None:
     g._tell(seat, "watch_someone" if voted else "watch_nobody", seat=target)
 
 
+# steps that choose from a numbered list instead of a seat: action -> (the list's name, its numbers)
+MANNERS = tuple(range(1, 9))  # manner_1 … manner_8 in the voice files
+CHOICES = {"manner": ("manner", MANNERS)}
+
+
+def choose_manner(g, step, seat, target) -> None:
+    """seed 003: the mafia tell the host how their victim dies; the last choice counts."""
+    _choices(g, step).setdefault(seat, []).append(target)
+    g.manner = target
+    g._record("manner", by=seat, manner=target)
+    g._tell(seat, "chosen_manner", manner=f"@manner_{target}")
+
+
 def identify(g, step, seat, target) -> None:
     """Night zero with physical cards: a tap on one's own seat shows the card; any other tap is
     the cover every other phone gives, and is not even recorded."""
@@ -160,6 +173,7 @@ ACTIONS = {
     "mafia_vote": mafia_vote,
     "sarika": sarika,
     "watch": watch,
+    "manner": choose_manner,
 }
 
 

@@ -11,7 +11,7 @@ from rich.console import Console
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _say(kind: str, text: str) -> None:
+def _tell_user(kind: str, text: str) -> None:
     # a file name or a player's name is never read as markup
     err.print(f"[{'red' if kind == 'error' else 'yellow'}]{kind}[/] ", end="")
     err.print(text, markup=False)
@@ -26,7 +26,7 @@ def _config(path: str | None):
         return load_config(path), True
     except ConfigError as exc:
         for p in exc.problems:
-            _say("error", str(p))
+            _tell_user("error", str(p))
         return None, False
 
 
@@ -49,18 +49,18 @@ def cmd_report(args) -> int:
     try:
         record = read_game(args.game, cfg)
     except ReadError as exc:
-        _say("error", str(exc))
+        _tell_user("error", str(exc))
         return 2
     for p in record.problems:
-        _say("note" if not record.finished and "unfinished" in p.message else "error", str(p))
+        _tell_user("note" if not record.finished and "unfinished" in p.message else "error", str(p))
     out = Path(args.output) if args.output else Path(args.game).with_suffix(".html")
     try:
         write_report(record, out)
     except OSError as exc:
-        _say("error", f"{out}: cannot write the report: {exc.strerror or exc}")
+        _tell_user("error", f"{out}: cannot write the report: {exc.strerror or exc}")
         return 2
     except Exception as exc:  # an entry of a foreign shape: named, never a traceback
-        _say("error", f"{args.game}: a protocol entry this narrator cannot draw ({type(exc).__name__}: {exc})")
+        _tell_user("error", f"{args.game}: a protocol entry this narrator cannot draw ({type(exc).__name__}: {exc})")
         return 2
     print(out)
     return 0 if not record.problems else 1

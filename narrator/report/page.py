@@ -121,6 +121,8 @@ class Page:
 
     def period(self, p: Period) -> str:
         body = self.night(p) if p.kind == "night" else self.day(p)
+        if not body and p is self.story.periods[-1] and self.rec.finished:
+            body = f'<p class="note">{self.w("game_over")}</p>'  # the game ended with the morning's news
         return (f'<section class="period {p.kind}" id="{p.kind}-{p.number}"><h3>{self.period_name(p.kind, p.number)}</h3>'
                 f'{body}</section>')
 
@@ -139,6 +141,10 @@ class Page:
                 continue  # drawn with the shot they make up
             else:
                 out.append(self.event(item))
+        dead = {i["seat"] for i in p.items if i["kind"] == "eliminated"}
+        for i in p.items:
+            if i["kind"] == "shot" and i["seat"] is not None and i["seat"] not in dead:
+                out.append(f'<p class="note">{self.w("shot_survived", seat=self.chip(i["seat"]))}</p>')
         if p.number > 0 and not deaths and any(i["kind"] == "shot" for i in p.items):
             out.append(f'<p class="quiet">{self.w("quiet_night")}</p>')
         return "".join(out)
@@ -279,6 +285,8 @@ class Page:
             return f'<p class="check">{self.w("check", by=c(item["by"]), seat=c(item["seat"]))}: <b class="{cls}">{answer}</b></p>'
         if k == "watch":
             return f'<p class="act">{self.w("watch", by=c(item["by"]), seat=c(item["seat"]))}: {self.w("watch_yes" if item.get("result") else "watch_no")}</p>'
+        if k in ("accusation", "nomination") and item.get("by") is None:
+            return f'<p class="act {k}">{self.w(k + "_anonymous", seat=c(item["seat"]))}</p>'
         if k in ("protect", "block", "kamikaze", "tie_break", "accusation", "nomination", "revocation"):
             return f'<p class="act {k}">{self.w(k, by=c(item["by"]), seat=c(item["seat"]))}</p>'
         if k == "foul":

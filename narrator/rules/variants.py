@@ -18,6 +18,8 @@ class NightStep:
     wake_line: str
     sleep_line: str
     timer: str  # which timer sets its length
+    when: str | None = None  # a rule option that must be on for the step to play
+    continues: bool = False  # the previous step's players stay awake for it (no sleep line between)
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Variant:
     timers: dict[str, Option] = field(default_factory=dict)
     default_seats: int = 10
     extras: tuple[str, ...] = ()  # second-deal flags (lovers, kamikaze) a deal may add
+    cues: dict[str, str] = field(default_factory=dict)  # timer -> the rule giving its spoken cue (seconds before the end)
 
     def roles_for(self, seats: int, overrides: dict[str, int] | None = None) -> dict[str, int]:
         counts = dict(self.table(seats))
@@ -54,8 +57,8 @@ class Variant:
         return {r for s in self.night_zero + self.night for r in s.actors}
 
 
-def _step(name, actors, action, wake, sleep, timer="night_step"):
-    return NightStep(name, tuple(actors), action, wake, sleep, timer)
+def _step(name, actors, action, wake, sleep, timer="night_step", **kw):
+    return NightStep(name, tuple(actors), action, wake, sleep, timer, **kw)
 
 
 # ---------------------------------------------------------------- classic (seeds 002, 004)
@@ -100,7 +103,10 @@ CLASSIC = Variant(
         "draw_after_quiet_cycles": Option(3, int, "seed 004 §7: three day+night cycles with nobody leaving is a draw", 0, 20),
         "self_nomination": Option(True, bool, "seeds silent: a player may nominate himself"),
         "fouls": Option(True, bool, "seed 004 §5-6: fouls are given by the referee"),
+        "speech_warning": Option(10, int, "sports-mafia club practice: the host says «десять секунд» ten seconds before a speech ends (0: never)", 0, 60),
+        "town_wins_while_maniac_lives": Option(False, bool, "seed 002 gives the town the win «когда устранена вся «Мафия»» in the ten-seat game and names the Маньяк above ten without his powers; as a killer of his own side (VARIANTS.md) he still threatens the town, so by default the town has not won while he lives"),
     },
+    cues={"speech": "speech_warning", "tie_speech": "speech_warning", "last_words": "speech_warning"},
     timers={
         "speech": Option(60, int, "seed 004 §4.3: one minute per speech", 5, 600),
         "tie_speech": Option(30, int, "seed 004 §4.4: 30 s for each tied player", 5, 300),
@@ -149,7 +155,11 @@ SVERIGE = Variant(
         "organisation_rule": Option(True, bool, "seed 000 Mål: above ten players the village wins when one mafioso is left"),
         "doctor_repeat_after_save": Option(True, bool, "seed 000: the doctor may protect the same person again only after a successful save"),
         "announce_attempts": Option(True, bool, "seed 000 Natt: the morning tells of a murder attempt, not on whom"),
+        "day_warning": Option(60, int, "seed 000 Tid: the host keeps the day's time; a spoken minute's warning («en minut kvar») is convention practice; seconds before the end (0: never)", 0, 600),
+        "speech_warning": Option(0, int, "seed 000 Tal: «upp till ungefär två minuter», no cue; seconds before a nominee's speech ends when the host says so (0: never)", 0, 60),
+        "hang_without_votes": Option(False, bool, "seed 000 Röstning: «Spelaren som får högst antal röster hängs»; with no hand raised at all nobody got the most votes, so nobody is hanged"),
     },
+    cues={"first_day": "day_warning", "day": "day_warning", "extension": "day_warning", "nominee_speech": "speech_warning"},
     timers={
         "first_day": Option(900, int, "seed 000 Tid: the first day is 15 minutes", 60, 3600),
         "day": Option(600, int, "seed 000 Tid: later days are 10 minutes", 60, 3600),
@@ -196,10 +206,14 @@ HUNGARIQ = Variant(
     extras=("lover", "kamikaze"),
     rules={
         "accusations_per_day": Option(3, int, "seed 001: the day ends with a death or when long enough (usually three accused)", 1, 20),
+        "failed_accusations_count": Option(False, bool, "seed 001: «általában három vádlott tárgyalása» counts trials, and a trial (the discussion of the accused) follows only an accusation that won its support vote"),
+        "pardon_every_sentence": Option(True, bool, "seed 001: the protected citizen «Nappali halálos ítélet esetén játékvezetői kegyelemben részesül» — at a day death sentence, with no count; false: pardoned once only"),
         "mafia_majority_above_three": Option(True, bool, "seed 001: with more than three living mafiosi, 3 of 4 or 3 of 5 suffice"),
         "second_check_reveals_protected": Option(True, bool, "seed 001 extra rule 2: a second check of the protected mafioso reads yes"),
         "endgame_without_nights": Option(True, bool, "seed 001: two citizens and one mafioso left — no more nights"),
+        "speech_warning": Option(0, int, "seed 001: «Az utolsó szóba már senki sem szólhat bele» — the last word is not interrupted, so no cue by default; seconds before it ends when the host says so (0: never)", 0, 60),
     },
+    cues={"last_word": "speech_warning"},
     timers={
         "day": Option(1200, int, "seed 001: the day goes on until a death or enough accusations", 60, 7200),
         "support_vote": Option(5, int, "seed 001: hands up on a count of three", 2, 30),
@@ -228,10 +242,17 @@ GRUNDREGELN = Variant(
     day="grundregeln",
     table=grundregeln_table,
     night_zero=(),  # seed 003: "Das Spiel beginnt mit einer Nacht" in which the mafia already kill
-    night=(_step("mafia_kills", ["mafia"], "shoot", "mafia_wakes_kill", "mafia_sleeps"),),
+    night=(
+        _step("mafia_kills", ["mafia"], "shoot", "mafia_wakes_kill", "mafia_sleeps"),
+        # seed 003: «dass die Mafiosi dem Spielleiter eine Todesart mitteilen müssen»
+        _step("mafia_chooses_manner", ["mafia"], "manner", "mafia_wakes_manner", "mafia_sleeps", when="manner_of_death", continues=True),
+    ),
     rules={
-        "manner_of_death": Option(False, bool, "seed 003: often the mafia name a manner of death, which the host announces"),
+        "manner_of_death": Option(False, bool, "seed 003: «Oft wird mit der Regel gespielt, dass die Mafiosi dem Spielleiter eine Todesart mitteilen müssen» — the mafia choose one of eight by its number, the narrator announces it in the morning"),
+        "day_warning": Option(0, int, "seed 003: the discussion runs «bis sich die Meinung abzeichnet», no clock to warn of; seconds before the discussion timer ends when the host says so (0: never)", 0, 600),
+        "speech_warning": Option(0, int, "seed 003: the defences have no set length; seconds before a defence ends when the host says so (0: never)", 0, 60),
     },
+    cues={"discussion": "day_warning", "defence": "speech_warning"},
     timers={
         "discussion": Option(600, int, "seed 003: the group discusses until opinions form", 30, 3600),
         "vote": Option(15, int, "seed 003: everyone points on the host's command", 3, 120),

@@ -12,20 +12,21 @@ def _count(roles: list[str]) -> tuple[int, int, int]:
     return mafia, maniac, len(roles) - mafia - maniac
 
 
-def classic(roles: list[str], **_) -> str | None:
+def classic(roles: list[str], *, rules: dict | None = None, **_) -> str | None:
     """Town wins when no mafia is left; mafia when at least as many as the town (seed 004 §1).
-    With the Maniac (seed 002 extension): nobody else wins while he lives; he wins in a duel."""
+    With the Maniac (seed 002 extension): he wins in a duel, and the mafia cannot win while he
+    lives; whether the town can is the option `town_wins_while_maniac_lives`."""
     mafia, maniac, town = _count(roles)
     if maniac and len(roles) <= 2:
         return MANIAC
-    if mafia == 0 and maniac == 0:
+    if mafia == 0 and (maniac == 0 or (rules or {}).get("town_wins_while_maniac_lives", False)):
         return TOWN
     if maniac == 0 and mafia >= town:
         return MAFIA
     return None
 
 
-def sverige(roles: list[str], *, started: int, moment: str, avenger_in_play: bool, organisation_rule: bool) -> str | None:
+def sverige(roles: list[str], *, started: int, moment: str, avenger_in_play: bool, organisation_rule: bool, **_) -> str | None:
     """seed 000 Mål: mafia when as many as the village or more (with the avenger in play only after
     a night); the village when all mafia but one are out, unless the game started with ten or fewer."""
     mafia, _, village = _count(roles)

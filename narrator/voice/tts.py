@@ -353,7 +353,7 @@ class SpeechOutput:
     def __init__(self, config, narrating: threading.Event, renderer: Renderer | None = None, player: Player | None = None,
                  prerender: bool = True, night: bool = False):
         section = config.section("voice")
-        self.voice = load_voice(config.language)
+        self.voice = load_voice(config.language, config.variant.name)
         self.notice: str | None = None
         if renderer is None:
             renderer, self.notice = make_renderer(config)
@@ -365,6 +365,7 @@ class SpeechOutput:
             player = Player(device, TTS_RATE, narrating, ambience=ambience)
         self.player = player
         self.seats = config.seats
+        self.speech_times = dict(config.timers)
         self._cv = threading.Condition()
         self._urgent: deque[Line] = deque()
         self._ahead: deque[str] = deque(self.public_texts() if prerender else ())
@@ -385,6 +386,9 @@ class SpeechOutput:
                 texts.append(template)
             elif _SEAT_ONLY.match(template):
                 texts.extend(self.voice.render(name, {"seat": s}) for s in range(1, self.seats + 1))
+            elif name == "speech_turn" and "speech" in self.speech_times:
+                # the turn a player waits for names the speech's length: rendered with this table's
+                texts.extend(self.voice.render(name, {"seat": s, "time": self.speech_times["speech"]}) for s in range(1, self.seats + 1))
         return texts
 
     def _work(self) -> None:

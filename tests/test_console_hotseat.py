@@ -1,0 +1,75 @@
+"""The hot-seat reveal on a real terminal, as a table meets it: `narrator play` on a pseudo-terminal,
+each player presses Enter to see his role and Enter to hide it, then the console takes the game.
+
+The shared laptop must keep no role anywhere a player can scroll to, and the console must still
+answer after the reveal has read from the keyboard (it once died there: stdin cannot be
+reconfigured after the first read)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ERASE_SCROLLBACK = b"\x1b[3J"
+
+CONFIG = """variant = "classic"
+language = "en"
+[timers]
+night_zero_step = 120
+mafia_meeting = 300
+[input]
+engine = "none"
+"""
+
+
+def read_until(fd: int, wanted: bytes, seen: bytearray, timeout: float = 60) -> bool:
+    deadline = time.monotonic() + timeout
+    while wanted not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    return wanted in seen
+
+
+def test_the_hot_seat_reveal_wipes_the_scrollback_and_the_console_answers_after_it(tmp_path):
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(CONFIG)
+    master, slave = pty.openpty()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120"}
+    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--voice", "text"],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
+    os.close(slave)
+    seen = bytearray()
+    try:
+        for seat in range(1, 11):
+            assert read_until(master, f"Seat {seat}: take the screen alone".encode(), seen), seen[-800:]
+            os.write(master, b"\n")
+            assert read_until(master, b"Press Enter to hide it", seen)
+            shown_at = len(seen)
+            os.write(master, b"\n")
+            following = f"Seat {seat + 1}: take".encode() if seat < 10 else b"The Don wakes up"
+            assert read_until(master, following, seen), seen[-800:]
+            # the role just shown is wiped from the screen and from the scrollback before anything follows
+            after = bytes(seen[shown_at:])
+            assert ERASE_SCROLLBACK in after and after.index(ERASE_SCROLLBACK) < after.index(following)
+        os.write(master, b"status\n")
+        assert read_until(master, b"waiting for:", seen), seen[-800:]
+        assert play.poll() is None, "the game must still be running"
+        assert b"Traceback" not in seen
+        os.write(master, b"quit\n")
+        play.wait(timeout=30)
+    finally:
+        if play.poll() is None:
+            play.kill()
+            play.wait()
+        os.close(master)
