@@ -48,13 +48,13 @@ class Endpointing:
     # frame, PocketSphinx) is ordinary talk forced onto the grammar; per kind, "*" for the rest,
     # or one number for all. scripts/calibrate_gate.py (docs/calibrate_gate.json) sets each just
     # above the best-fitting forced command of its kind in half of the real non-command clips and
-    # checks on the other half: a whole sentence forced out of talk fits badly (nominate -3.0,
-    # revoke -2.5; 0 nominations and 1 revoke of 137 forced commands through on the check half,
-    # while -2.3 rejected more than half of the real sentences). A one-word "thanks" or "cancel"
-    # is forced out of any short word and fits it as well as a real one: the calibrated -1.2 /
-    # -2.0 would reject nine real ones in ten, so they keep -2.3 and its cost (docs/voice.md).
-    # Engines giving no score (Vosk) are not gated
-    min_word_score: float | dict = field(default_factory=lambda: {"nominate": -3.0, "revoke": -2.5, "*": -2.3})
+    # checks on the other half: a whole nomination forced out of talk fits badly (-3.0: 0 of 137
+    # forced commands through on the check half, while -2.3 rejected more than half of the real
+    # sentences). The calibrated revoke -2.5 let one forced revoke of the shared coffee orders
+    # through, so it keeps -2.3. A one-word "thanks" or "cancel" is forced out of any short word
+    # and fits it as well as a real one: the calibrated -1.2 / -2.0 would reject nine real ones in
+    # ten, so they keep -2.3 and its cost (docs/voice.md). Engines giving no score (Vosk) are not gated
+    min_word_score: float | dict = field(default_factory=lambda: {"nominate": -3.0, "*": -2.3})
 
     def gate(self, kind: str) -> float:
         g = self.min_word_score
