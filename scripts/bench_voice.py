@@ -198,6 +198,8 @@ def run_engine(name: str, args) -> dict:
     latencies, latencies_cpu = [], []
     conditions = [(f"{db:+d}db".replace("+0db", "0db"), db, None) for db in args.levels]
     conditions += [(f"0db_noise_{snr}db", 0, snr) for snr in args.snr]
+    if name == "vosk-ko":
+        conditions = []  # a Korean model hearing English digits: timing and memory only
     for label, db, snr in conditions:
         tally = {"right": 0, "not_heard": 0, "wrong_seat_accepted": 0}
         per_speaker: dict[str, list[int]] = {}
@@ -229,7 +231,7 @@ def run_engine(name: str, args) -> dict:
         row["per_speaker"] = {s: [round(r / n, 3), n] for s, (r, n) in sorted(named.items())}
         worst = min(named, key=lambda s: named[s][0] / named[s][1])
         row["worst_speaker"] = [worst, round(named[worst][0] / named[worst][1], 3)]
-        result[label] = None if name == "vosk-ko" else row
+        result[label] = row
     if name == "vosk-ko":
         for d, path, _ in clips[:200]:  # the endpoint timing does not depend on understanding the words
             x = read_wav(path, rate)
@@ -274,7 +276,7 @@ def main() -> None:
     ap.add_argument("--fsdd", type=int, default=600, help="FSDD clips (of 1800 non-zero, before the speaker split); 0 = all")
     ap.add_argument("--half", choices=("report", "calibrate", "all"), default="report",
                     help="whose clips: the reported speakers (default), the calibration speakers, or all")
-    ap.add_argument("--levels", type=lambda s: [int(v) for v in s.split(",")], default=[-20, 0, 6],
+    ap.add_argument("--levels", type=lambda s: [int(v) for v in s.split(",") if v], default=[-20, 0, 6],
                     help="replay levels in dB (default -20,0,6)")
     ap.add_argument("--snr", type=lambda s: [int(v) for v in s.split(",") if v], default=[10, 5],
                     help="kitchen noise rows at 0 dB, signal-to-noise in dB (default 10,5; empty: none)")

@@ -100,6 +100,8 @@ def test_grundregeln_pointing_and_a_tie_decided_from_the_last_dead_players_phone
             t.live.submit_event(EndSpeech())
             await until(lambda: phones[1].screen["state"] == "pointing")
             assert phones[1].screen["choices"] == list(range(1, 10))
+            await until(lambda: phones[10].screen["state"] == "pointing")
+            assert phones[10].screen["ask"] is None, "the dead get no buttons"
             dead = await phones[10].tap(4)
             assert not dead["ok"] and t.companion.hub.refused[-1] == ("dead seat", 10)
             assert not (await phones[4].tap(4))["ok"], "nobody points at himself"
@@ -115,7 +117,9 @@ def test_grundregeln_pointing_and_a_tie_decided_from_the_last_dead_players_phone
             t.live.fire()  # 2 to 2: the player who died last decides
             await until(lambda: phones[10].screen["state"] == "tie_break")
             assert "player 10, who died last, decides" in phones[10].screen["phase"]
-            assert phones[10].screen["choices"] == [4, 5]
+            assert phones[10].screen["choices"] == [4, 5] and phones[10].screen["ask"] == "seat"
+            await until(lambda: phones[6].screen["state"] == "tie_break")
+            assert phones[6].screen["ask"] is None, "the rules call on the last dead alone"
             assert not (await phones[6].tap(5))["ok"], "only the last dead decides"
             assert t.live.game.state == "tie_break"
             assert (await phones[10].tap(5))["ok"]
@@ -143,6 +147,8 @@ def test_a_dying_kamikaze_names_his_companion_from_his_own_phone():
             screen = phones[6].screen
             assert screen["ask"] == "seat" and 6 not in screen["choices"] and 2 in screen["choices"]
             assert screen["phase"].startswith("Player 6 was a kamikaze")
+            await until(lambda: phones[5].screen["state"] == "kamikaze")
+            assert phones[5].screen["ask"] is None, "his choice is on his phone only"
             other = await phones[5].tap(2)
             assert not other["ok"] and other["text"] == "Only the dying kamikaze names a player now."
             assert (await phones[6].tap(2))["ok"]

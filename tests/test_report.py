@@ -303,3 +303,12 @@ def test_classic_extra_roles_doctor_putana_maniac_and_policeman_are_drawn(tmp_pa
         assert words in text, words
     # the Maniac's kill is his own shot, not the mafia's
     assert re.search(r'<h4><span class="p maniac"[^>]*><b>\d+</b></span> shoots</h4>', text)
+
+
+def test_grundregeln_manner_of_death_is_told_in_the_tables_words(tmp_path):
+    from narrator.simulate import simulate
+
+    simulate("grundregeln", 3, 4, rules={"manner_of_death": True}, check_replay=False, protocols=str(tmp_path),
+             language="de")
+    text = " ".join(render(read_game(f)) for f in sorted(tmp_path.glob("*.jsonl")))
+    assert "wählt, wie das Opfer stirbt:" in text

@@ -52,7 +52,7 @@ def night_sound(renderer, deal: str, day_one: list[list[str]], night_two: list[l
                 if isinstance(item, Line):
                     assert item.ready.wait(30)
             if t.game.state != "night":
-                steps.append(player.render(6 * TTS_RATE))   # "the city wakes up": the sound fades out
+                steps.append(player.render(25 * TTS_RATE))  # "the city wakes up", the morning: the sound fades out
                 return steps
             timer = [e for e in batch if isinstance(e, Timer)][-1]
             steps.append(player.render(int(timer.seconds * TTS_RATE)))

@@ -143,3 +143,19 @@ def test_a_soft_speaker_is_cut_where_a_loud_one_is():
     soft = listen(Scripted(["thank you"], "thank you"), tone(0.8, level=300))  # 29 dB softer, ~-44 dBFS
     assert soft[0].command == loud[0].command == Command("end_speech")
     assert closed_after_ms(soft, 1.3) == closed_after_ms(loud, 1.3)
+
+
+def test_a_click_is_never_decoded_into_a_seat():
+    # a bump of the table after a word: too little speech to be any word
+    stream = Scripted([], "five")
+    heard = listen(stream, tone(0.1), phase="seat")
+    assert stream.finals == 0
+    assert [h.command for h in heard] == [None]
+
+
+def test_a_whole_nomination_is_gated_more_loosely_than_a_one_word_thank_you():
+    # talk forced onto a whole sentence fits it badly; a short word forced onto "thanks" fits
+    # it as well as a real one (scripts/calibrate_gate.py, held-apart halves)
+    assert listen(Scripted([], "i nominate seven", score=-2.8), tone(0.9))[0].command == Command("nominate", 7)
+    assert listen(Scripted([], "thank you", score=-2.8), tone(0.8))[0].command is None
+    assert listen(Scripted([], "i nominate seven", score=-3.2), tone(0.9))[0].command is None

@@ -275,7 +275,10 @@ class Hub:
         g = self.game
         if g.state == "kamikaze":
             return seat == g.awaiting()[1].get("seat")
-        return seat in g.alive or seat in self._called_voters()
+        called = self._called_voters()
+        if any(s not in g.alive for s in called):
+            return seat in called  # the rules call on the dead by name (grundregeln's tie-break): them alone
+        return seat in g.alive or seat in called
 
     def _outcome(self, seat: int, view: dict) -> str | None:
         """"won", "lost" or "draw" for this seat's player once the game is over."""
@@ -303,6 +306,8 @@ class Hub:
         voice = self.live.voice
         if g.state == "over":
             return self.word("state_over", winner=self.phase_winner())
+        if g.state == "setup" and self.dealt is not None:
+            return self.word("dealt_cards" if self.cards_deal else "dealt_roles")
         if g.state == "night":
             step = g.step
             if step is None:

@@ -284,9 +284,9 @@ class Page:
             cls = "mafia" if res == "mafia" or res == "sheriff" else "town"
             return f'<p class="check">{self.w("check", by=c(item["by"]), seat=c(item["seat"]))}: <b class="{cls}">{answer}</b></p>'
         if k == "manner":
-            voice, n = load_voice(self.rec.language), item.get("manner")
-            known = isinstance(n, int) and not isinstance(n, bool) and f"manner_{n}" in voice.lines
-            manner = esc(voice.render(f"manner_{n}") if known else n)
+            voice = load_voice(self.rec.language)
+            line = f"manner_{item.get('manner')}"
+            manner = esc(voice.render(line)) if line in voice.lines else esc(item.get("manner"))
             return f'<p class="act">{self.w("manner", by=c(item["by"]), manner=manner)}</p>'
         if k == "watch":
             return f'<p class="act">{self.w("watch", by=c(item["by"]), seat=c(item["seat"]))}: {self.w("watch_yes" if item.get("result") else "watch_no")}</p>'

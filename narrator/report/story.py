@@ -160,7 +160,7 @@ def build(entries: list[dict]) -> Story:
             add({"kind": "shot", "seat": _seat(e.get("seat")), "shooters": shooters, "saved_by_sarika": bool(e.get("saved_by_sarika"))})
         elif kind in ("check", "watch"):
             add({"kind": kind, "by": _seat(e.get("by")), "seat": _seat(e.get("seat")), "result": e.get("result")})
-        elif kind == "manner":  # grundregeln: how the mafia's victim will be found (seed 003)
+        elif kind == "manner":
             add({"kind": "manner", "by": _seat(e.get("by")), "manner": e.get("manner")})
         elif kind in ("protect", "block", "kamikaze", "tie_break"):
             add({"kind": kind, "by": _seat(e.get("by")), "seat": _seat(e.get("seat"))})

@@ -166,8 +166,11 @@ def test_a_complete_game_on_ten_phones(lang):
         await until(lambda: game.speaker != speaker)
         await host_do(host, "nominate", 8)
         await until(lambda: game.public_view()["nominations"] == [7, 8])
-        info = word("day_speaker", seat=game.speaker) + " · " + word("day_nominees", seats="7, 8")
+        info = word("day_nominees", seats="7, 8")
         await asyncio.gather(*(expect(p.get_by_test_id("day-info")).to_have_text(info) for p in everyone))
+        speaking = word("speaking", phase=word("state_speeches"), seat=game.speaker)
+        await asyncio.gather(*(expect(p.locator("#phase-text")).to_have_text(speaking) for p in everyone))
+        assert await pages[5].locator("#table span.speaker").inner_text() == str(game.speaker)
         assert await pages[5].locator("#table span").count() == 10
         await wait_all(everyone, "() => Number(document.body.dataset.left) > 50")
 
@@ -182,7 +185,8 @@ def test_a_complete_game_on_ten_phones(lang):
         await pages[6].reload()
         await pages[6].wait_for_function("() => document.body.dataset.paused === '1'")
         assert await data(pages[6], "left") == frozen[5], "a reload shows the time left, not the full length"
-        assert "⏸" in await pages[6].locator("#timer").inner_text()
+        assert await pages[6].locator("#timer").get_attribute("class") == "paused"
+        assert await pages[6].locator("#phase-text").inner_text() == word("phase_paused", phase=speaking)
         await host_do(host, "resume")
         await wait_all(everyone, "() => document.body.dataset.paused === ''")
         await pages[6].wait_for_function(f"() => Number(document.body.dataset.left) < {frozen[5]}", timeout=4000)
@@ -220,7 +224,8 @@ def test_a_complete_game_on_ten_phones(lang):
         await asyncio.gather(*(tap(p, "yes") for p in everyone))
         await until(lambda: game.state == "last_words")
         assert 7 not in game.alive and 8 not in game.alive
-        await asyncio.gather(*(expect(p.get_by_test_id("day-info")).to_have_text(word("day_speaker", seat=7)) for p in everyone))
+        await asyncio.gather(*(expect(p.locator("#phase-text")).to_contain_text(word("speaking", phase=word("state_last_words"), seat=7)) for p in everyone))
+        await asyncio.gather(*(expect(p.get_by_test_id("day-info")).to_have_text("") for p in everyone))
         while game.state == "last_words":
             s = game.speaker
             await host_do(host, "end_speech")
@@ -297,6 +302,17 @@ def test_a_complete_game_on_ten_phones(lang):
             for seat, role in roles.items():
                 assert word("seat_role", seat=seat, role=role) in text
             assert word("reconnecting") not in text
+        # nothing spills: no phone scrolls sideways, every role name fits its seat box on the host
+        for p in everyone:
+            assert await p.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        small_host = await (await browser.new_context(viewport=PHONE)).new_page()
+        await small_host.goto(base + "/host")
+        # on the narrator's own machine (loopback) the host screen opens without a PIN
+        await expect(small_host.get_by_test_id("close")).to_be_visible()
+        for screen in (host, small_host):
+            spills = await screen.evaluate("() => Array.from(document.querySelectorAll('.seat')).filter(e => e.scrollWidth > e.clientWidth + 1).length")
+            assert spills == 0, "a role name spills out of its seat box"
+        assert await small_host.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         await pages[4].reload()
         await expect(pages[4].get_by_test_id("outcome")).to_have_text(word("outcome_lost"))
         # the game report, linked from every phone's result and the host screen, served by the companion

@@ -56,11 +56,18 @@ def report_page(tmp_path: Path) -> Path:
     player = RandomPlayer(random.Random(5), illegal_rate=0, skill=0.6)
     clock = 1_790_000_000.0
     pending = [session.dealing_event(random.Random(3))]
-    while session.game.state != "over":
-        ev = pending.pop() if pending else player.legal(session.game)
-        clock += rng.uniform(4, 29) if session.game.state in ("speeches", "last_words") else rng.uniform(1, 6)
+    g = session.game
+    began, moment = clock, None
+    while g.state != "over":
+        ev = pending.pop() if pending else player.legal(g)
+        if type(ev).__name__ == "Timeout" and g.timer:
+            clock = max(clock, began + session.config.timers[g.timer])  # a timer runs out at its full length
+        else:
+            clock += rng.uniform(4, 25) if g.state in ("speeches", "last_words") else rng.uniform(1, 6)
         journal._write({"t": round(clock, 3), "event": event_to_dict(ev)})
         session.feed(ev)
+        if (g.state, g.speaker, g.timer) != moment:
+            began, moment = clock, (g.state, g.speaker, g.timer)
     journal.finish(session.game.winner)
     journal.close()
     page = tmp_path / "game.html"
