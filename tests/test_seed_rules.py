@@ -198,7 +198,7 @@ def test_the_report_tells_the_chosen_manner_and_a_vote_without_hands(tmp_path):
     t = Table(deal="1=mafia 2=mafia", variant="grundregeln", seats=8, roles={"mafia": 2}, manner_of_death=True,
               lang="de")
     t.do("tap 1 8", "tap 2 8", "tap 2 4", "tap 1 5")
-    assert "wählt, wie das Opfer aufgefunden wird: mit einem Seidenschal erdrosselt" in report_of(t, tmp_path)
+    assert "wählt, wie das Opfer stirbt: mit einem Seidenschal erdrosselt" in report_of(t, tmp_path)
     s = Table(deal="1=mafia 2=mafia 3=doctor", variant="sverige", seats=8)
     s.do("say 1 nominates 5", "timeout", "timeout", "timeout", "say thank you", "timeout")
     assert "No hand raised: nobody is hanged" in report_of(s, tmp_path)
