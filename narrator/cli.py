@@ -224,6 +224,9 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
     finally:
         if listener is not None:
             listener.stop()
+        for out in live.outputs:
+            if hasattr(out, "queued_seconds"):  # the speaker: its engine finishes the line it renders
+                out.close()
         for h in handles:
             r = h.stop()
             if asyncio.iscoroutine(r):

@@ -457,4 +457,8 @@ class SpeechOutput:
         with self._cv:
             self._closed = True
             self._cv.notify()
+        # the line being rendered finishes first: onnxruntime aborts the process if the
+        # interpreter exits under a running inference
+        if self._worker is not threading.current_thread():
+            self._worker.join(timeout=10)
         self.player.close()
