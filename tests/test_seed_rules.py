@@ -181,3 +181,24 @@ def test_grundregeln_without_the_option_nobody_is_asked_for_a_manner():
     t.do("tap 1 8", "tap 2 8")
     assert "mafia_wakes_manner" not in t.said() and "died_manner" not in t.said()
     assert t.eliminated() == [(8, "shot")]
+
+
+# ------------------------------------------------------------------ the game report tells them too
+def report_of(t: Table, tmp_path) -> str:
+    from narrator import protocol
+    from narrator.report import read_game, render
+
+    path = tmp_path / "game.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        protocol.write(protocol.entries(t.effects, t.session.voice), fh)
+    return render(read_game(path))
+
+
+def test_the_report_tells_the_chosen_manner_and_a_vote_without_hands(tmp_path):
+    t = Table(deal="1=mafia 2=mafia", variant="grundregeln", seats=8, roles={"mafia": 2}, manner_of_death=True,
+              lang="de")
+    t.do("tap 1 8", "tap 2 8", "tap 2 4", "tap 1 5")
+    assert "wählt, wie das Opfer stirbt: mit einem Seidenschal erdrosselt" in report_of(t, tmp_path)
+    s = Table(deal="1=mafia 2=mafia 3=doctor", variant="sverige", seats=8)
+    s.do("say 1 nominates 5", "timeout", "timeout", "timeout", "say thank you", "timeout")
+    assert "No hand raised: nobody is hanged" in report_of(s, tmp_path)
