@@ -4,34 +4,12 @@ phones, and a full classic night — with the Don's phone reloading in the middl
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-
-import pytest
 
 from narrator.companion.testing import CLASSIC_DEAL, Table, until
 from narrator.config import parse_config
+from chromium import CHROMIUM, FLAGS, async_playwright, expect, need_browser
 
-CHROMIUM = os.environ.get("NARRATOR_CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
 DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
-
-try:
-    from playwright.async_api import async_playwright, expect
-except ImportError:  # pragma: no cover - depends on the machine
-    async_playwright = None
-
-
-def need_browser():
-    missing = async_playwright is None or not shutil.which(CHROMIUM)
-    if missing:
-        why = "Playwright (pip) and Debian's chromium are needed for the browser tests"
-        if os.environ.get("CI") == "true":
-            pytest.fail(why + ": CI must install them (.ci/apt-packages.txt, .ci/requirements-ci.txt)")
-        pytest.skip(why)
 
 
 async def new_screen(page, before: int) -> None:

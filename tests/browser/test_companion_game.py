@@ -15,35 +15,14 @@ to the result, in English and in Russian — and at every moment what each phone
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 
 import pytest
 
 from narrator.companion.testing import Table, until
 from narrator.config import parse_config
+from chromium import CHROMIUM, FLAGS, PHONE, async_playwright, expect, need_browser
 
-CHROMIUM = os.environ.get("NARRATOR_CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
 DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
-PHONE = {"width": 390, "height": 844}
-
-try:
-    from playwright.async_api import async_playwright, expect
-except ImportError:  # pragma: no cover - depends on the machine
-    async_playwright = None
-
-
-def need_browser():
-    missing = async_playwright is None or not shutil.which(CHROMIUM)
-    if missing:
-        why = "Playwright (pip) and Debian's chromium are needed for the browser tests"
-        if os.environ.get("CI") == "true":
-            pytest.fail(why + ": CI must install them (.ci/apt-packages.txt, .ci/requirements-ci.txt)")
-        pytest.skip(why)
 
 
 def config(lang: str):

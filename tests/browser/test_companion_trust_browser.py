@@ -15,36 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import tempfile
 from pathlib import Path
 
-import pytest
-
 from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
 from narrator.config import parse_config
+from chromium import CHROMIUM, FLAGS, PHONE, async_playwright, expect, need_browser
 
-CHROMIUM = os.environ.get("NARRATOR_CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}
 DON, MAFIA, SHERIFF, MOVED = 1, (1, 2, 3), 4, 7
 IN_BROWSER = (1, 2, 3, 4, 7)  # the other seats are protocol-level phones: the night needs no more
-
-try:
-    from playwright.async_api import async_playwright, expect
-except ImportError:  # pragma: no cover - depends on the machine
-    async_playwright = None
-
-
-def need_browser():
-    if async_playwright is None or not shutil.which(CHROMIUM):
-        why = "Playwright (pip) and Debian's chromium are needed for the browser tests"
-        if os.environ.get("CI") == "true":
-            pytest.fail(why + ": CI must install them (.ci/apt-packages.txt, .ci/requirements-ci.txt)")
-        pytest.skip(why)
 
 
 SHOTS = Path(os.environ.get("NARRATOR_SHOTS") or tempfile.mkdtemp(prefix="narrator-trust-"))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -17,25 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from narrator.report import read_game, render  # noqa: E402
+from chromium import CHROMIUM, FLAGS, async_playwright, need_browser
 
-CHROMIUM = os.environ.get("NARRATOR_CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 PLAYERS = ('[players]\n1 = "Anna"\n2 = "Boris"\n3 = "Chloé"\n4 = "Dmitri"\n5 = "Eva"\n6 = "Fredrik"\n'
            '7 = "Greta"\n8 = "Hugo"\n9 = "Ilona"\n10 = "Jonathan Alexander Worthington"\n')
-
-try:
-    from playwright.async_api import async_playwright
-except ImportError:  # pragma: no cover
-    async_playwright = None
-
-
-def need_browser():
-    if async_playwright is None or not shutil.which(CHROMIUM):
-        why = "Playwright (pip) and Debian's chromium are needed for the browser tests"
-        if os.environ.get("CI") == "true":
-            pytest.fail(why)
-        pytest.skip(why)
 
 
 def report_page(tmp_path: Path) -> Path:
