@@ -183,13 +183,13 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
         if intro:
             console.print(intro, markup=False)
             intro = None
-        wait(f"Seat {seat}: take the screen alone and press Enter to see your role. ")
+        wait(voice.render("reveal_look", {"seat": seat}) + " ")
         role = deal_roles[seat]
         console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
         if team_of(role) == "mafia":
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             console.print(Text(voice.render("your_mates", {"seats": mates})))
-        wait("Press Enter to hide it. ")
+        wait(voice.render("reveal_hide", {}) + " ")
         if seen is not None:
             seen(seat)
     wipe(console)

@@ -15,11 +15,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 ERASE_SCROLLBACK = b"\x1b[3J"
 
 CONFIG = """variant = "classic"
-language = "en"
+language = "{lang}"
 [timers]
 night_zero_step = 120
 mafia_meeting = 300
@@ -40,9 +42,16 @@ def read_until(fd: int, wanted: bytes, seen: bytearray, timeout: float = 60) -> 
     return wanted in seen
 
 
-def test_the_hot_seat_reveal_wipes_the_scrollback_and_the_console_answers_after_it(tmp_path):
+# the prompts the players read are in the table's language (seat, then the line that hides the role)
+PROMPTS = {"en": ("Seat {seat}: take the screen alone", "Press Enter to hide it", "The Don wakes up"),
+           "ru": ("Место {seat}: посмотрите на экран", "Нажмите Enter, чтобы скрыть", "Просыпается Дон")}
+
+
+@pytest.mark.parametrize("lang", sorted(PROMPTS))
+def test_the_hot_seat_reveal_wipes_the_scrollback_and_the_console_answers_after_it(tmp_path, lang):
+    look, hide, night = PROMPTS[lang]
     cfg = tmp_path / "club.toml"
-    cfg.write_text(CONFIG)
+    cfg.write_text(CONFIG.replace("{lang}", lang))
     master, slave = pty.openpty()
     env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120"}
@@ -52,12 +61,12 @@ def test_the_hot_seat_reveal_wipes_the_scrollback_and_the_console_answers_after_
     seen = bytearray()
     try:
         for seat in range(1, 11):
-            assert read_until(master, f"Seat {seat}: take the screen alone".encode(), seen), seen[-800:]
+            assert read_until(master, look.format(seat=seat).encode(), seen), bytes(seen[-800:]).decode(errors="replace")
             os.write(master, b"\n")
-            assert read_until(master, b"Press Enter to hide it", seen)
+            assert read_until(master, hide.encode(), seen)
             shown_at = len(seen)
             os.write(master, b"\n")
-            following = f"Seat {seat + 1}: take".encode() if seat < 10 else b"The Don wakes up"
+            following = (look.format(seat=seat + 1) if seat < 10 else night).encode()
             assert read_until(master, following, seen), seen[-800:]
             # the role just shown is wiped from the screen and from the scrollback before anything follows
             after = bytes(seen[shown_at:])
