@@ -201,7 +201,10 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
         except ImportError:
             say_error("speech recognition is not installed; type the sentences instead", "", "yellow")
         except Exception as exc:  # a missing microphone or model must not stop the game
-            say_error(str(exc), "", "yellow")
+            from .voice.audio import FALLBACK
+
+            # the game goes on either way: the way on is the console, whatever the voice output
+            say_error(str(exc).replace(FALLBACK, "the game goes on: type the commands at the console"), "", "yellow")
         if listener is None:
             # the table must know the narrator is deaf: say so, in its own language, after the welcome
             from .flow.effects import Say
