@@ -3,6 +3,7 @@ browser, and a clear failure (not a silent skip) in CI when either is missing.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 
@@ -28,3 +29,14 @@ def need_browser() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(why + ": CI must install them (.ci/apt-packages.txt, .ci/requirements-ci.txt)")
         pytest.skip(why)
+
+
+@contextlib.asynccontextmanager
+async def launched():
+    """Debian's Chromium, headless, closed again whatever the test did."""
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()

@@ -7,7 +7,7 @@ import asyncio
 
 from narrator.companion.testing import CLASSIC_DEAL, Table, until
 from narrator.config import parse_config
-from chromium import CHROMIUM, FLAGS, async_playwright, expect, need_browser
+from chromium import expect, launched, need_browser
 
 DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
 
@@ -49,12 +49,8 @@ def test_ten_phones_play_a_night_and_a_day_in_chromium():
 
     async def main():
         cfg = parse_config(CLASSIC_DEAL + '[companion]\nvotes = true\npin = "2468"\n')
-        async with Table(cfg) as t, async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-            try:
-                await play(t, browser)
-            finally:
-                await browser.close()
+        async with Table(cfg) as t, launched() as browser:
+            await play(t, browser)
 
     async def play(t: Table, browser):
         game = t.live.game

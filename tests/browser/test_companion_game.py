@@ -20,7 +20,7 @@ import pytest
 
 from narrator.companion.testing import Table, until
 from narrator.config import parse_config
-from chromium import CHROMIUM, FLAGS, PHONE, async_playwright, expect, need_browser
+from chromium import PHONE, expect, launched, need_browser
 
 DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
 
@@ -90,12 +90,8 @@ def test_a_complete_game_on_ten_phones(lang):
     need_browser()
 
     async def main():
-        async with Table(config(lang)) as t, async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-            try:
-                await play(t, browser)
-            finally:
-                await browser.close()
+        async with Table(config(lang)) as t, launched() as browser:
+            await play(t, browser)
 
     async def play(t: Table, browser):
         game, hub = t.live.game, t.companion.hub

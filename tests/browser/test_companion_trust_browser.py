@@ -20,7 +20,7 @@ from pathlib import Path
 
 from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
 from narrator.config import parse_config
-from chromium import CHROMIUM, FLAGS, PHONE, async_playwright, expect, need_browser
+from chromium import PHONE, expect, launched, need_browser
 
 DON, MAFIA, SHERIFF, MOVED = 1, (1, 2, 3), 4, 7
 IN_BROWSER = (1, 2, 3, 4, 7)  # the other seats are protocol-level phones: the night needs no more
@@ -61,12 +61,8 @@ def test_changed_shots_kept_checks_and_seats_that_stay_with_their_phone():
     need_browser()
 
     async def main():
-        async with Table(parse_config(CLASSIC_DEAL)) as t, async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-            try:
-                await play(t, browser)
-            finally:
-                await browser.close()
+        async with Table(parse_config(CLASSIC_DEAL)) as t, launched() as browser:
+            await play(t, browser)
 
     async def phone_page(browser):
         return await (await browser.new_context(viewport=PHONE)).new_page()
