@@ -327,13 +327,8 @@ def cmd_play(args) -> int:
     journaled = False
     if cfg.dealing["mode"] in ("random", "seeded") and not companion:
         if reveal:
-            try:
-                journal.append(deal)  # before anybody sees a role: a crash in the reveal keeps this deal
-            except JournalError as exc:
-                _journal_failed(exc)
-                return 3
             journaled = True
-            if _reveal(cfg, deal, live, console, journal, []) is not None:
+            if _reveal(cfg, deal, live, console, journal, [], new_deal=True) is not None:
                 return 3
         else:
             say_error("roles dealt at random and no companion: use --companion or a terminal to show each player his role", "", "yellow")
@@ -341,11 +336,15 @@ def cmd_play(args) -> int:
     return asyncio.run(_run_live(live, first, [deal], args, console, journaled=journaled))
 
 
-def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: list[int], intro: str | None = None) -> int | None:
-    """The hot-seat reveal, seat by seat, each seat marked in the journal once it has looked."""
+def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: list[int], intro: str | None = None,
+            new_deal: bool = False) -> int | None:
+    """The hot-seat reveal, seat by seat, each seat marked in the journal once it has looked. A
+    `new_deal` is journaled first: a crash in the reveal must keep the deal somebody has seen."""
     from .console import reveal_roles
 
     try:
+        if new_deal:
+            journal.append(deal)
         reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed, intro=intro)
     except JournalError as exc:
         _journal_failed(exc)
@@ -526,13 +525,9 @@ def cmd_resume(args) -> int:
         if deal is not None:
             initial = [deal]
         if mode.get("reveal") and deal is not None and sys.stdin.isatty():
-            try:
-                journal.append(deal)
-            except JournalError as exc:
-                _journal_failed(exc)
-                return 3
             journaled = True
-            if _reveal(cfg, deal, live, console, journal, [], "The journal holds no deal: the roles are dealt now.") is not None:
+            if _reveal(cfg, deal, live, console, journal, [], "The journal holds no deal: the roles are dealt now.",
+                       new_deal=True) is not None:
                 return 3
     elif mode.get("reveal") and len(events) == 1 and left:
         err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
