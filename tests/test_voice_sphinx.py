@@ -28,6 +28,15 @@ def engine():
 
 
 @pytest.fixture(scope="module")
+def engine_alone():
+    """PocketSphinx without the digits-only second opinion: the gates of its own, seen alone."""
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    from narrator.voice.engines import SphinxEngine
+
+    return SphinxEngine(second_opinion=False)
+
+
+@pytest.fixture(scope="module")
 def voice():
     return load_voice("en")
 
@@ -134,7 +143,8 @@ def heard_in_negative(engine, voice, name, config, kind="nominate"):
     return [h.text for h in heard if isinstance(h.command, Command) and h.command.kind == kind]
 
 
-def test_the_score_gate_rejects_talk_forced_onto_a_nomination(engine, voice):
+def test_the_score_gate_rejects_talk_forced_onto_a_nomination(engine_alone, voice):
+    engine = engine_alone
     from narrator.voice.endpoint import Endpointing
 
     # a coffee order that the grammar, having no garbage model, forces into "i submit twelve"
@@ -143,7 +153,8 @@ def test_the_score_gate_rejects_talk_forced_onto_a_nomination(engine, voice):
     assert not heard_in_negative(engine, voice, name, Endpointing(max_word_ms=1e9))
 
 
-def test_a_word_stretched_over_a_second_of_talk_names_no_seat(engine, voice):
+def test_a_word_stretched_over_a_second_of_talk_names_no_seat(engine_alone, voice):
+    engine = engine_alone
     from narrator.voice.endpoint import Endpointing
 
     # "... for the vote" with "vote" covering the rest of the order: the words fit well enough,

@@ -66,6 +66,11 @@ class Endpointing:
     # no word of a command lasts this long even spoken slowly; an engine without a garbage model
     # stretches one word ("vote", "the") over seconds of talk or noise it cannot place
     max_word_ms: float = 1000.0
+    # a look at the pause found a whole command and only pause came since: it is the utterance,
+    # with no closing decode of it all again, where a look decodes the whole utterance
+    # (PocketSphinx; a Vosk partial result is a guess its final one may change) (on the calibration speakers' digits the decodes
+    # after the end of speech fell from 40 to 20 ms at the median, as many seats right)
+    trust_look: bool = True
 
     def plausible_ms(self, words: int) -> int:
         return self.slack_ms + self.ms_per_word * words
@@ -82,6 +87,9 @@ class Heard:
     decode_ms: float
     score: float | None = None  # the word score the command was judged by (None: the engine gives none)
     decode_cpu_ms: float = 0.0  # the same in CPU time of this thread: what an idle machine would take
+    # a whole command whose seat the second recogniser heard otherwise: not taken, and the
+    # player is asked to say it again (`command` is None then)
+    unsure: bool = False
 
 
 def frame_db(frame: np.ndarray) -> float:
@@ -125,8 +133,8 @@ class Listener:
         self._pause_work = [0.0, 0.0]  # wall and CPU seconds spent decoding since the last speech
         self._checks = 0
         # the last complete command a look at the pause found, with how well it fitted:
-        # (text, word score, longest word ms); None while it is not (yet) one
-        self._complete: tuple[str, float | None, float | None] | None = None
+        # (text, word score, longest word ms, seats confirmed); None while it is not (yet) one
+        self._complete: tuple[str, float | None, float | None, bool | None] | None = None
         self._too_long = False
 
     def reset(self) -> None:
@@ -208,9 +216,12 @@ class Listener:
             text = self.stream.partial()
             self._pause_work[0] += time.perf_counter() - started[0]
             self._pause_work[1] += time.thread_time() - started[1]
-            if self.complete(text):
+            # a command whose seat was not heard there (put on the pause, or heard otherwise by
+            # the second recogniser) is not complete yet: the number may still come
+            if self.complete(text) and getattr(self.stream, "seats_confirmed", None) is not False:
                 self._complete = (text, getattr(self.stream, "word_score", None),
-                                  getattr(self.stream, "longest_word_ms", None))
+                                  getattr(self.stream, "longest_word_ms", None),
+                                  getattr(self.stream, "seats_confirmed", None))
         limit = cfg.quick_silence_ms if self._complete is not None else cfg.silence_ms
         if silent_ms >= limit or self._length * FRAME_MS >= cfg.max_utterance_ms:
             self._close()
@@ -220,16 +231,20 @@ class Listener:
         if self._too_long or self._voiced * FRAME_MS < self.cfg.min_speech_ms:
             self.stream.reset()
             text, self._complete = "", None
+        elif self._complete is not None and self.cfg.trust_look and getattr(self.stream, "looks_are_whole", False):
+            self.stream.reset()
+            text = ""  # the look's command stands (below)
         else:
             text = self.stream.final()
         command = self.voice.parse(text, only=self.grammar.only) if text else None
         score = getattr(self.stream, "word_score", None)
         longest = getattr(self.stream, "longest_word_ms", None)
+        confirmed = getattr(self.stream, "seats_confirmed", None)
         if not isinstance(command, Command) and self._complete is not None:
             # the look at the pause heard a whole command and nothing was said since; the
             # closing decode read the pause as one more word ("... player six for") or as
             # nothing. The command stands, judged by how well it fitted then
-            text, score, longest = self._complete
+            text, score, longest, confirmed = self._complete
             command = self.voice.parse(text, only=self.grammar.only)
         speech_ms = self._length * FRAME_MS - self._silence * FRAME_MS
         if command is not None and speech_ms > self.cfg.plausible_ms(len(text.split())):
@@ -239,9 +254,14 @@ class Listener:
         if isinstance(command, Command) and command.kind in self.cfg.gated and score is not None and (
                 score < self.cfg.gate(command.kind) or (longest or 0) > self.cfg.max_word_ms):
             command = None  # the words do not fit the sound well enough to name a seat
+        unsure = False
+        if isinstance(command, Command) and command.seat is not None and confirmed is False:
+            # a command was said, but the digits-only recogniser heard another seat in it: a
+            # wrong seat taken costs the table more than "say it again" (verify.py)
+            command, unsure = None, True
         wall = (time.perf_counter() - started[0] + self._pause_work[0]) * 1000
         cpu = (time.thread_time() - started[1] + self._pause_work[1]) * 1000
-        heard = Heard(text, command, self.t, self._last_speech_t, wall, score, cpu)
+        heard = Heard(text, command, self.t, self._last_speech_t, wall, score, cpu, unsure)
         self._reset_state()
         self.on_heard(heard)
 
