@@ -66,11 +66,6 @@ class Endpointing:
     # no word of a command lasts this long even spoken slowly; an engine without a garbage model
     # stretches one word ("vote", "the") over seconds of talk or noise it cannot place
     max_word_ms: float = 1000.0
-    # a look at the pause found a whole command and only pause came since: it is the utterance,
-    # with no closing decode of it all again, where a look decodes the whole utterance
-    # (PocketSphinx; a Vosk partial result is a guess its final one may change) (on the calibration speakers' digits the decodes
-    # after the end of speech fell from 40 to 20 ms at the median, as many seats right)
-    trust_look: bool = True
 
     def plausible_ms(self, words: int) -> int:
         return self.slack_ms + self.ms_per_word * words
@@ -231,9 +226,6 @@ class Listener:
         if self._too_long or self._voiced * FRAME_MS < self.cfg.min_speech_ms:
             self.stream.reset()
             text, self._complete = "", None
-        elif self._complete is not None and self.cfg.trust_look and getattr(self.stream, "looks_are_whole", False):
-            self.stream.reset()
-            text = ""  # the look's command stands (below)
         else:
             text = self.stream.final()
         command = self.voice.parse(text, only=self.grammar.only) if text else None

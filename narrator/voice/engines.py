@@ -164,7 +164,6 @@ class SphinxStream(Stream):
     """
 
     levels_itself = True
-    looks_are_whole = True  # partial() decodes all the utterance so far, as final() does
 
     def __init__(self, engine: "SphinxEngine", search: str, numbers: list[str] | None = None):
         self.engine = engine
