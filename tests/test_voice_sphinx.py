@@ -209,9 +209,11 @@ def _at_level(x, db):
     return to_int16(x.astype(np.float32) * 10 ** (db / 20))
 
 
-def test_a_player_20_db_softer_is_heard_as_the_same_seat(engine, voice):
+def test_a_player_20_db_softer_is_heard_as_the_same_seat(engine_alone, voice):
     # a player far from the microphone: every utterance is brought to one level before decoding
-    # (before, these clips 20 dB softer were right a third as often)
+    # (before, these clips 20 dB softer were right a third as often). PocketSphinx's own hearing;
+    # the benchmark shows the same with the second opinion over 346 clips (69 / 71 / 70%)
+    engine = engine_alone
     clips = [(d, p) for d in range(1, 10) for p in fsdd(d, 2, seed=3)]
     loud_right = soft_right = kept = 0
     for d, p in clips:
