@@ -90,6 +90,10 @@ class LiveSession:
     def submit_line(self, text: str, source: str = "console") -> None:
         self._submit(("line", text, source))
 
+    def submit_answer(self, line: str, source: str = "voice") -> None:
+        """A public line answering input that never becomes an event ("say the number again")."""
+        self._submit(("answer", line, source))
+
     def submit_control(self, what) -> None:
         """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report)."""
         self._submit(("control", what, "console"))
@@ -171,6 +175,10 @@ class LiveSession:
             return self._dispatch([self._cue.cue_line()])  # "ten seconds": narration, not an input
         if self.paused and kind != "event":
             return self._answer(Answer("paused", {}))
+        if kind == "answer":
+            if self.game.floor is None:
+                return  # the speech it was meant for is over: asking again would confuse the next one
+            return self._answer(Answer(payload, {}))
         try:
             if kind == "event":
                 item = payload

@@ -29,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
@@ -135,6 +136,55 @@ def narration_start_ms(tmp: Path) -> float | None:
     return round(statistics.median(times) + latency, 2)
 
 
+def day_commands(engine, voice, grammar, args) -> dict:
+    """Whole day commands (nominate, revoke, cancel, thank you) as a game hears them, gate and second
+    opinion included: espeak-ng's held-apart voices of scripts/calibrate_gate.py (no real recordings
+    of command sentences exist here), each at its level and 20 dB softer. recall_cost: the share of
+    the commands heard right with the gate open that the gate rejects."""
+    import math
+    import zlib
+
+    from calibrate_gate import CHECK_VOICES, sentences, speak
+    from narrator.language import Command
+    from narrator.voice.endpoint import Endpointing, Listener, as_live
+
+    def hear(x, endpointing=None):
+        heard = []
+        listener = Listener(engine.stream(grammar), grammar, voice, engine.sample_rate, heard.append, endpointing)
+        listener.feed(as_live(x, engine.sample_rate))
+        listener.flush()
+        return heard
+
+    tally = {"right": 0, "wrong_accepted": 0, "asked_again": 0, "not_heard": 0}
+    open_right = gated = 0
+    by_kind: dict[str, list[int]] = {}
+    n = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for v_i, (ev, wpm) in enumerate(CHECK_VOICES):
+            for text, expected in sentences(voice, grammar, args.commands, seed=zlib.crc32(ev.encode()) + v_i):
+                x = speak(text, ev, wpm, Path(tmp))
+                for db in (0, -20):
+                    n += 1
+                    heard = hear(at_level(x, db))
+                    got = [h.command for h in heard if isinstance(h.command, Command)]
+                    outcome = ("right" if got == [expected] else "wrong_accepted" if got else
+                               "asked_again" if any(h.unsure for h in heard) else "not_heard")
+                    tally[outcome] += 1
+                    k = by_kind.setdefault(expected.kind, [0, 0])
+                    k[0] += outcome == "right"
+                    k[1] += 1
+                    opened = [h.command for h in hear(at_level(x, db), Endpointing(min_word_score=-math.inf))
+                              if isinstance(h.command, Command)]
+                    if opened == [expected]:
+                        open_right += 1
+                        gated += outcome != "right"
+    row = {key: round(v / n, 3) for key, v in tally.items()}
+    row.update(utterances=n, voices=[f"{v} {w} wpm" for v, w in CHECK_VOICES],
+               right_by_kind={k: f"{r} of {t}" for k, (r, t) in sorted(by_kind.items())},
+               recall_cost=round(gated / max(1, open_right), 3))
+    return row
+
+
 def run_engine(name: str, args) -> dict:
     from narrator.language import Command, Voice, load_voice
     from narrator.voice.audio import mix_noise, read_wav
@@ -147,7 +197,8 @@ def run_engine(name: str, args) -> dict:
     if name in ("sphinx", "baseline"):
         from narrator.voice.engines import SphinxEngine
 
-        engine = SphinxEngine(free=baseline)
+        engine = SphinxEngine(free=baseline, second_opinion=args.second_opinion)
+        result_extra = {"second_opinion": engine.verifier is not None}
     else:
         from narrator.voice.engines import VoskEngine
         from narrator.voice.models import find_model
@@ -195,13 +246,15 @@ def run_engine(name: str, args) -> dict:
         clips = clips[:: max(1, len(clips) // args.baseline_clips)]
     result = {"engine": name, "half": args.half, "clips": len(clips), "seats": args.seats,
               "speakers": len({s for _, _, s in clips})}
+    if name in ("sphinx", "baseline"):
+        result.update(result_extra)
     latencies, latencies_cpu = [], []
     conditions = [(f"{db:+d}db".replace("+0db", "0db"), db, None) for db in args.levels]
     conditions += [(f"0db_noise_{snr}db", 0, snr) for snr in args.snr]
     if name == "vosk-ko":
         conditions = []  # a Korean model hearing English digits: timing and memory only
     for label, db, snr in conditions:
-        tally = {"right": 0, "not_heard": 0, "wrong_seat_accepted": 0}
+        tally = {"right": 0, "not_heard": 0, "wrong_seat_accepted": 0, "asked_again": 0}
         per_speaker: dict[str, list[int]] = {}
         for i, (d, path, speaker) in enumerate(clips):
             x = at_level(read_wav(path, rate), db)
@@ -213,6 +266,8 @@ def run_engine(name: str, args) -> dict:
             ok = seats == [d]
             outcome = "right" if ok else "not_heard" if not seats else "wrong_seat_accepted"
             tally[outcome] += 1
+            # part of "not heard": a seat the two recognisers heard differently, answered "say it again"
+            tally["asked_again"] += any(h.unsure for h in heard)
             per_speaker.setdefault(speaker, [0, 0])
             per_speaker[speaker][0] += ok
             per_speaker[speaker][1] += 1
@@ -257,6 +312,8 @@ def run_engine(name: str, args) -> dict:
         result[label] = {"clips": len(paths), "false_nominations": false_nominations}
         if not baseline:
             result[label]["commands"] = commands
+    if name == "sphinx" and args.commands:
+        result["day_commands"] = day_commands(engine, voice, day_g, args)
     tts_start = args.narration_ms or 0.0
     result["latency_p50_ms"] = round(percentile(latencies, 50) + tts_start, 1) if latencies else None
     result["latency_p95_ms"] = round(percentile(latencies, 95) + tts_start, 1) if latencies else None
@@ -285,6 +342,10 @@ def main() -> None:
     ap.add_argument("--engines", default="sphinx,vosk", help="which engines (sphinx, vosk, baseline)")
     ap.add_argument("--baseline-clips", type=int, default=150, help="clips for the free-recognition baseline (slow)")
     ap.add_argument("--seats", type=int, default=None, help="table size for the grammars (default: the embedded config's)")
+    ap.add_argument("--commands", type=int, default=16,
+                    help="synthetic day-command sentences per held-apart espeak-ng voice (0: none)")
+    ap.add_argument("--second-opinion", action=argparse.BooleanOptionalAction, default=True,
+                    help="PocketSphinx seats confirmed by the digits-only recogniser (verify.py), as in a game")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--narration-ms", type=float, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--tmp", help=argparse.SUPPRESS)
@@ -335,7 +396,9 @@ def main() -> None:
                    "--fsdd", str(args.fsdd), "--baseline-clips", str(args.baseline_clips), "--tmp", tmp,
                    "--seats", str(args.seats), "--half", args.half, "--levels=" + ",".join(map(str, args.levels)),
                    "--snr=" + ",".join(map(str, args.snr)),
-                   "--other-negatives" if args.other_negatives else "--no-other-negatives"]
+                   "--other-negatives" if args.other_negatives else "--no-other-negatives",
+                   "--second-opinion" if args.second_opinion else "--no-second-opinion",
+                   "--commands", str(args.commands)]
             if narration is not None:
                 cmd += ["--narration-ms", str(narration)]
             started = time.time()
@@ -359,7 +422,8 @@ def main() -> None:
                 "accuracy": "seat grammar (--expect seat) of the table's seats, single real spoken digits 1-9 (FSDD sample + "
                             "Speech Commands) of the speakers of `half`, each replayed at every level (dB relative to the "
                             "recording); right: exactly the spoken seat heard; not heard: nothing; wrong seat accepted: "
-                            "any other seat. per_speaker: [share right, clips]; Speech Commands speakers with fewer than "
+                            "any other seat; asked again: part of not heard, a seat the digits-only recogniser heard otherwise "
+                            "(the player is asked to say it again). per_speaker: [share right, clips]; Speech Commands speakers with fewer than "
                             "5 digit clips are pooled as sc-others",
                 "negatives": "commands heard by the day grammar in negatives-en (coffee orders full of numbers); "
                              "other_negatives: FSDD zeros and Speech Commands' other words",

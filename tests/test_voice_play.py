@@ -18,7 +18,7 @@ import numpy as np
 
 from narrator.flow.events import EndSpeech, Nominate
 from narrator.journal import read
-from voice_support import espeak, need, need_module, silence
+from voice_support import espeak, need, need_audio, need_module, silence
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,6 +71,15 @@ class Microphone:
         os.close(self.fd)
 
 
+def unsure_nomination(tmp_path: Path) -> np.ndarray:
+    from narrator.voice.audio import read_wav
+    carrier = espeak("I nominate player", "en-us", tmp_path)
+    carrier = carrier[: np.nonzero(np.abs(carrier) > 200)[0][-1] + 1]
+    seven = read_wav(need_audio() / "digits-en" / "fsdd" / "7_george_48.wav", 16000).astype(np.float32)
+    seven *= np.abs(carrier).max() / np.abs(seven).max()  # the same speaker's level
+    return np.concatenate([carrier, seven.astype(np.int16), silence(1)])
+
+
 def test_a_day_of_narrator_play_is_heard_and_spoken_through_the_sound_devices(tmp_path):
     need_module("pocketsphinx", "pip install -e .[speech]")
     need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
@@ -78,6 +87,9 @@ def test_a_day_of_narrator_play_is_heard_and_spoken_through_the_sound_devices(tm
     need("espeak-ng", shutil.which("espeak-ng") is not None, "apt-get install espeak-ng")
     thanks = np.concatenate([espeak("thank you", "en-us", tmp_path), silence(1)])
     nominate = np.concatenate([espeak("I nominate player three", "en-us", tmp_path), silence(1)])
+    # "I nominate player" and a real player's "seven", which PocketSphinx hears as "ten" and the
+    # digits-only recogniser otherwise: nothing is taken, the player is asked for the seat again
+    unsure = unsure_nomination(tmp_path)
     speaker = tmp_path / "speaker-out.raw"
     fifo = tmp_path / "mic-in.raw"
     mic = Microphone(fifo)
@@ -113,6 +125,9 @@ def test_a_day_of_narrator_play_is_heard_and_spoken_through_the_sound_devices(tm
         mic.say.append(nominate)
         seen = wait_for("3 accepted", seen)
         time.sleep(2.0)
+        mic.say.append(unsure)
+        seen = wait_for("Which seat was that? Say the number again.", seen)
+        time.sleep(3.0)
         mic.say.append(thanks)
         for seat in (2, 3):
             seen = wait_for(f"Player {seat}, you have", seen)

@@ -28,6 +28,15 @@ def engine():
 
 
 @pytest.fixture(scope="module")
+def engine_alone():
+    """PocketSphinx without the digits-only second opinion: the gates of its own, seen alone."""
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    from narrator.voice.engines import SphinxEngine
+
+    return SphinxEngine(second_opinion=False)
+
+
+@pytest.fixture(scope="module")
 def voice():
     return load_voice("en")
 
@@ -134,7 +143,8 @@ def heard_in_negative(engine, voice, name, config, kind="nominate"):
     return [h.text for h in heard if isinstance(h.command, Command) and h.command.kind == kind]
 
 
-def test_the_score_gate_rejects_talk_forced_onto_a_nomination(engine, voice):
+def test_the_score_gate_rejects_talk_forced_onto_a_nomination(engine_alone, voice):
+    engine = engine_alone
     from narrator.voice.endpoint import Endpointing
 
     # a coffee order that the grammar, having no garbage model, forces into "i submit twelve"
@@ -143,7 +153,8 @@ def test_the_score_gate_rejects_talk_forced_onto_a_nomination(engine, voice):
     assert not heard_in_negative(engine, voice, name, Endpointing(max_word_ms=1e9))
 
 
-def test_a_word_stretched_over_a_second_of_talk_names_no_seat(engine, voice):
+def test_a_word_stretched_over_a_second_of_talk_names_no_seat(engine_alone, voice):
+    engine = engine_alone
     from narrator.voice.endpoint import Endpointing
 
     # "... for the vote" with "vote" covering the rest of the order: the words fit well enough,
@@ -198,9 +209,11 @@ def _at_level(x, db):
     return to_int16(x.astype(np.float32) * 10 ** (db / 20))
 
 
-def test_a_player_20_db_softer_is_heard_as_the_same_seat(engine, voice):
+def test_a_player_20_db_softer_is_heard_as_the_same_seat(engine_alone, voice):
     # a player far from the microphone: every utterance is brought to one level before decoding
-    # (before, these clips 20 dB softer were right a third as often)
+    # (before, these clips 20 dB softer were right a third as often). PocketSphinx's own hearing;
+    # the benchmark shows the same with the second opinion over 346 clips (69 / 71 / 70%)
+    engine = engine_alone
     clips = [(d, p) for d in range(1, 10) for p in fsdd(d, 2, seed=3)]
     loud_right = soft_right = kept = 0
     for d, p in clips:

@@ -134,7 +134,8 @@ def cmd_listen(args) -> int:
             voice = load_voice(lang)
         except FileNotFoundError as exc:
             return _fail(str(exc))
-        engine = open_engine(args.engine or config.section("input")["engine"], lang, model_dir_of(config), args.model)
+        engine = open_engine(args.engine or config.section("input")["engine"], lang, model_dir_of(config), args.model,
+                             second_opinion=config.section("input")["second_opinion"])
         seats = args.seats if args.seats is not None else max(config.seats, 10)
         if not 1 <= seats <= 20:
             return _fail(f"--seats {seats}: a table has 1 to 20 seat numbers that can be heard")
@@ -144,6 +145,9 @@ def cmd_listen(args) -> int:
         def heard(h):
             if isinstance(h.command, Command):
                 print(json.dumps(command_json(h.command), ensure_ascii=False), flush=True)
+            elif h.unsure:
+                # a command whose seat the two recognisers heard differently: a game asks again
+                print(json.dumps({"command": None, "say_again": True}), flush=True)
 
         listener = Listener(engine.stream(grammar), grammar, voice, engine.sample_rate, heard)
         if args.wav:
@@ -220,7 +224,7 @@ def cmd_models_fetch(args) -> int:
     except (FetchError, VoiceError) as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:
-        return _fail("download interrupted")
+        return _fail("download interrupted; run the same command again to resume it")
     return 0
 
 

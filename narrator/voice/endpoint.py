@@ -82,6 +82,9 @@ class Heard:
     decode_ms: float
     score: float | None = None  # the word score the command was judged by (None: the engine gives none)
     decode_cpu_ms: float = 0.0  # the same in CPU time of this thread: what an idle machine would take
+    # a whole command whose seat the second recogniser heard otherwise: not taken, and the
+    # player is asked to say it again (`command` is None then)
+    unsure: bool = False
 
 
 def frame_db(frame: np.ndarray) -> float:
@@ -125,8 +128,8 @@ class Listener:
         self._pause_work = [0.0, 0.0]  # wall and CPU seconds spent decoding since the last speech
         self._checks = 0
         # the last complete command a look at the pause found, with how well it fitted:
-        # (text, word score, longest word ms); None while it is not (yet) one
-        self._complete: tuple[str, float | None, float | None] | None = None
+        # (text, word score, longest word ms, seats confirmed); None while it is not (yet) one
+        self._complete: tuple[str, float | None, float | None, bool | None] | None = None
         self._too_long = False
 
     def reset(self) -> None:
@@ -208,9 +211,12 @@ class Listener:
             text = self.stream.partial()
             self._pause_work[0] += time.perf_counter() - started[0]
             self._pause_work[1] += time.thread_time() - started[1]
-            if self.complete(text):
+            # a command whose seat was not heard there (put on the pause, or heard otherwise by
+            # the second recogniser) is not complete yet: the number may still come
+            if self.complete(text) and getattr(self.stream, "seats_confirmed", None) is not False:
                 self._complete = (text, getattr(self.stream, "word_score", None),
-                                  getattr(self.stream, "longest_word_ms", None))
+                                  getattr(self.stream, "longest_word_ms", None),
+                                  getattr(self.stream, "seats_confirmed", None))
         limit = cfg.quick_silence_ms if self._complete is not None else cfg.silence_ms
         if silent_ms >= limit or self._length * FRAME_MS >= cfg.max_utterance_ms:
             self._close()
@@ -225,11 +231,12 @@ class Listener:
         command = self.voice.parse(text, only=self.grammar.only) if text else None
         score = getattr(self.stream, "word_score", None)
         longest = getattr(self.stream, "longest_word_ms", None)
+        confirmed = getattr(self.stream, "seats_confirmed", None)
         if not isinstance(command, Command) and self._complete is not None:
             # the look at the pause heard a whole command and nothing was said since; the
             # closing decode read the pause as one more word ("... player six for") or as
             # nothing. The command stands, judged by how well it fitted then
-            text, score, longest = self._complete
+            text, score, longest, confirmed = self._complete
             command = self.voice.parse(text, only=self.grammar.only)
         speech_ms = self._length * FRAME_MS - self._silence * FRAME_MS
         if command is not None and speech_ms > self.cfg.plausible_ms(len(text.split())):
@@ -239,9 +246,14 @@ class Listener:
         if isinstance(command, Command) and command.kind in self.cfg.gated and score is not None and (
                 score < self.cfg.gate(command.kind) or (longest or 0) > self.cfg.max_word_ms):
             command = None  # the words do not fit the sound well enough to name a seat
+        unsure = False
+        if isinstance(command, Command) and command.seat is not None and confirmed is False:
+            # a command was said, but the digits-only recogniser heard another seat in it: a
+            # wrong seat taken costs the table more than "say it again" (verify.py)
+            command, unsure = None, True
         wall = (time.perf_counter() - started[0] + self._pause_work[0]) * 1000
         cpu = (time.thread_time() - started[1] + self._pause_work[1]) * 1000
-        heard = Heard(text, command, self.t, self._last_speech_t, wall, score, cpu)
+        heard = Heard(text, command, self.t, self._last_speech_t, wall, score, cpu, unsure)
         self._reset_state()
         self.on_heard(heard)
 

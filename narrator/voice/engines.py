@@ -19,6 +19,8 @@ from .errors import ModelMissing
 from .grammar import Grammar
 
 SAMPLE_RATE = 16000
+# a seat word whose loudest 10 ms is this far below the utterance's loudest was put on a pause
+PHANTOM_DB = 30.0
 
 
 class Leveller:
@@ -72,6 +74,9 @@ class Stream:
     word_score: float | None = None
     # the longest a word of the last final() lasted, ms (PocketSphinx only)
     longest_word_ms: float | None = None
+    # whether a second recogniser heard the same seat numbers in the last final(): None when
+    # nobody asked it (no seat, no second recogniser, a seat it cannot judge)
+    seats_confirmed: bool | None = None
 
     def accept(self, pcm: bytes) -> None: ...
     def partial(self) -> str: ...
@@ -160,9 +165,10 @@ class SphinxStream(Stream):
 
     levels_itself = True
 
-    def __init__(self, engine: "SphinxEngine", search: str):
+    def __init__(self, engine: "SphinxEngine", search: str, numbers: list[str] | None = None):
         self.engine = engine
         self.search = search
+        self.numbers = numbers or []
         self.leveller = Leveller()
         self._audio: list[bytes] = []
         self._size = 0
@@ -187,11 +193,13 @@ class SphinxStream(Stream):
         # the same either way, measured)
         d.set_cmn(self.engine.initial_cmn)
         d.start_utt()
-        d.process_raw(self.leveller.level(np.frombuffer(audio, np.int16)).tobytes(), False, True)
+        x = np.frombuffer(audio, np.int16)
+        d.process_raw(self.leveller.level(x).tobytes(), False, True)
         d.end_utt()
         hyp = d.hyp()
         text = hyp.hypstr if hyp else ""
         self.word_score = self._word_score()
+        self.seats_confirmed = self._second_opinion(x)
         self._decoded = (self._size, text)
         return text
 
@@ -223,6 +231,32 @@ class SphinxStream(Stream):
         self.longest_word_ms = longest * 10.0 if frames else None  # 100 frames a second
         return total / frames if frames else None
 
+    def _second_opinion(self, x: np.ndarray) -> bool | None:
+        """The seat words of the best path, heard again by the digits-only recogniser (verify.py)
+        in their own stretch of the utterance, brought to the same level without the hiss."""
+        verifier = self.engine.verifier
+        if not self.numbers:
+            return None
+        numbers = set(self.numbers)
+        spans = []
+        for seg in self.engine.decoder.seg() or []:
+            word = seg.word.split("(")[0]  # "seven(2)": the dictionary's second pronunciation
+            if word in numbers:
+                spans.append((word, seg.start_frame, seg.end_frame))
+        if not spans:
+            return None
+        # a seat placed on the pause ("i nominate player ..." and a breath: the grammar must end
+        # in a number, so it puts one there) is no seat, whatever a second recogniser says of it
+        frames = self.leveller.frame
+        peak = self.leveller.peak_dbfs(x)
+        for _, first, last in spans:
+            if self.leveller.peak_dbfs(x[first * frames:(last + 1) * frames]) < peak - PHANTOM_DB:
+                return False
+        if verifier is None:
+            return None
+        level = x.astype(np.float32) * 10 ** (self.leveller.gain_db(x) / 20)
+        return verifier.confirms(level, SAMPLE_RATE, spans, self.numbers)
+
     def reset(self) -> None:
         self._audio = []
         self._size = 0
@@ -237,7 +271,7 @@ class SphinxEngine(Engine):
 
     name = "sphinx"
 
-    def __init__(self, free: bool = False):
+    def __init__(self, free: bool = False, second_opinion: bool = True):
         from pocketsphinx import Decoder, get_model_path
 
         model = Path(get_model_path())
@@ -252,6 +286,12 @@ class SphinxEngine(Engine):
         self.search: str | None = "_default" if free else None
         self._searches: dict[str, SphinxStream] = {}
         self.free = free
+        # a seat number must be heard the same by a digits-only recogniser too (verify.py)
+        self.verifier = None
+        if second_opinion:
+            from .verify import DigitVerifier
+
+            self.verifier = DigitVerifier.load()
 
     def knows(self, word: str) -> bool:
         return all(self.decoder.lookup_word(w) is not None for w in word.split())
@@ -269,7 +309,7 @@ class SphinxEngine(Engine):
         name = f"{grammar.lang}_{grammar.name}_{hashlib.sha1(jsgf.encode()).hexdigest()[:10]}"
         if name not in self._searches:
             self.decoder.add_jsgf_string(name, jsgf)
-            self._searches[name] = SphinxStream(self, name)
+            self._searches[name] = SphinxStream(self, name, grammar.restricted(self.knows).numbers)
         return self._searches[name]
 
 
@@ -282,7 +322,8 @@ def sphinx_available() -> bool:
     return True
 
 
-def open_engine(engine: str, lang: str, model_dir: str | os.PathLike | None = None, model_path: str | None = None) -> Engine:
+def open_engine(engine: str, lang: str, model_dir: str | os.PathLike | None = None, model_path: str | None = None,
+                second_opinion: bool = True) -> Engine:
     """The engine the config asks for; `auto` prefers a Vosk model and falls back to PocketSphinx (en only)."""
     from .models import find_model
 
@@ -293,7 +334,7 @@ def open_engine(engine: str, lang: str, model_dir: str | os.PathLike | None = No
             raise ModelMissing(f"PocketSphinx speaks only English here; for {lang!r} run: narrator models fetch {lang}")
         if not sphinx_available():
             raise ModelMissing("pocketsphinx is not installed: pip install 'narrator[speech]'")
-        return SphinxEngine()
+        return SphinxEngine(second_opinion=second_opinion)
     path = Path(model_path) if model_path else find_model(lang, model_dir)
     if path is not None:
         try:
@@ -302,7 +343,7 @@ def open_engine(engine: str, lang: str, model_dir: str | os.PathLike | None = No
             raise ModelMissing("vosk is not installed: pip install 'narrator[speech]'") from None
         return VoskEngine(path)
     if engine == "auto" and lang == "en" and sphinx_available():
-        return SphinxEngine()
+        return SphinxEngine(second_opinion=second_opinion)
     from .models import OFFICIAL, default_model_dir
 
     where = Path(model_dir) if model_dir else default_model_dir()

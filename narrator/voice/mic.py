@@ -38,6 +38,7 @@ class VoiceInput:
         self._last_nomination: float | None = None
         self._muted = True
         self.heard: list[Heard] = []  # what was submitted, for tests and the bench
+        self.unsure: list[Heard] = []  # commands answered "say the number again"
 
     def accepting(self) -> bool:
         return not self.live.narrating.is_set() and self.live.game.floor is not None and not self.live.paused
@@ -53,6 +54,12 @@ class VoiceInput:
 
     def _heard(self, heard: Heard) -> None:
         cmd = heard.command
+        if heard.unsure:
+            # a whole command, but the two recognisers heard different seats in it: nothing is
+            # taken, and the player hears at once that the seat must be said again
+            self.unsure.append(heard)
+            self.live.submit_answer("say_seat_again")
+            return
         if not isinstance(cmd, Command):
             return  # ordinary talk, or a half command: never guessed into one
         now = time.monotonic()
@@ -111,7 +118,8 @@ class Microphone:
 
 def engine_for(config, engine: str | None = None, lang: str | None = None) -> Engine:
     section = config.section("input")
-    return open_engine(engine or section["engine"], lang or config.language, model_dir_of(config))
+    return open_engine(engine or section["engine"], lang or config.language, model_dir_of(config),
+                       second_opinion=section["second_opinion"])
 
 
 def start_listening(config, live) -> Microphone:
