@@ -168,10 +168,14 @@ def test_the_line_asked_for_is_rendered_before_the_lines_ahead(joe, tmp_path):
     narrating = threading.Event()
     player = Player(None, TTS_RATE, narrating, open_stream=False)
     out = SpeechOutput(cfg, narrating, player=player)         # the background pre-render starts at once
-    out.speak("Welcome to Mafia. 10 players at the table.")
+    text = "Welcome to Mafia. 10 players at the table."
+    out.speak(text)
     line = player.queue[0][0]
     assert isinstance(line, Line) and line.ready.wait(30)
     out.close()
     ahead = len(out.public_texts())
-    assert len(list(Path(tmp_path).glob("*.wav"))) < 5 < ahead  # the welcome jumped the queue of ~150 lines
-    assert player.render(TTS_RATE).any()                       # and it plays
+    assert len(list(Path(tmp_path).glob("*.wav"))) < 5 < ahead  # the welcome jumped the queue of ~560 lines
+    assert len(line.chunks) == 2                                # it came a sentence at a time
+    played = player.render(len(line.samples))
+    # what the speaker played is what the cache holds: the next game plays the same line
+    assert played.any() and (played == out.renderer._load(out.renderer.path(text))).all()

@@ -1,10 +1,12 @@
 import threading
+import time
 
+import numpy as np
 import pytest
 
 from narrator.config import default_config
 from narrator.flow.effects import Record, Reject, Say, Tell, Timer
-from narrator.voice.tts import Renderer, SpeechOutput
+from narrator.voice.tts import TTS_RATE, Player, Renderer, SpeechOutput
 from voice_support import need
 
 
@@ -79,3 +81,110 @@ def test_without_a_speaker_the_error_names_the_text_fallback(monkeypatch):
     live = SimpleNamespace(narrating=threading.Event())
     with pytest.raises(AudioUnavailable, match="--voice text"):
         make_speech_output(default_config(), live)
+
+
+class SentenceRenderer(Renderer):
+    """A stand-in engine: each sentence is a tone of its own, rendered only when the test opens
+    the sentence's gate (gates[text] for lines asked for, `background` for the lines ahead)."""
+
+    engine = "tones"
+
+    def __init__(self, cache_dir):
+        super().__init__("tones", 165, 1.0, cache_dir)
+        self.rendered: list[tuple[str, int]] = []  # (text, sentence), in the order rendering began
+        self.gates: dict[str, threading.Semaphore] = {}
+        self.background = threading.Semaphore(0)
+        self.loaded = threading.Event()
+
+    def check(self):
+        pass
+
+    def load(self):
+        assert self.loaded.wait(10)
+
+    def _stream(self, text, path):
+        chunks = []
+        for i, sentence in enumerate(s for s in text.split(". ") if s):
+            self.rendered.append((text, i))
+            gate = self.background if threading.current_thread().name == "narrator-tts-ahead" else self.gates.get(text)
+            if gate is not None:
+                assert gate.acquire(timeout=10)
+            t = np.arange(2000 + 100 * len(sentence)) / 22050
+            chunks.append((8000 * np.sin(2 * np.pi * (300 + 50 * i) * t)).astype(np.int16))
+            yield chunks[-1]
+        self._save(path, chunks)
+
+
+def wait_for(condition, timeout=10.0):
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.005)
+
+
+def test_a_line_asked_for_while_the_voice_loads_is_rendered_before_every_line_ahead(tmp_path):
+    tones = SentenceRenderer(tmp_path)
+    tones.background.release(1000)
+    out = SpeechOutput(default_config(), threading.Event(), renderer=tones,
+                       player=Player(None, TTS_RATE, threading.Event(), open_stream=False))
+    out.speak("Welcome to Mafia. 10 players at the table.")
+    tones.loaded.set()
+    wait_for(lambda: len(tones.rendered) > 5)
+    out.close()
+    assert tones.rendered[:2] == [("Welcome to Mafia. 10 players at the table.", 0),
+                                  ("Welcome to Mafia. 10 players at the table.", 1)]
+
+
+def test_the_lines_ahead_stand_still_between_sentences_while_a_line_asked_for_renders(tmp_path):
+    tones = SentenceRenderer(tmp_path)
+    tones.loaded.set()
+    out = SpeechOutput(default_config(), threading.Event(), renderer=tones,
+                       player=Player(None, TTS_RATE, threading.Event(), open_stream=False))
+    wait_for(lambda: tones.rendered)                 # a line ahead is rendering its first sentence
+    asked = "Players 3 and 5 are on the vote. 3 first."
+    tones.gates[asked] = threading.Semaphore(0)
+    out.speak(asked)
+    wait_for(lambda: (asked, 0) in tones.rendered)
+    tones.background.release(1000)                   # the line ahead's sentence is done ...
+    time.sleep(0.2)
+    assert tones.rendered[-1] == (asked, 0)          # ... and nothing more of it is rendered meanwhile
+    tones.gates[asked].release(2)
+    wait_for(lambda: len(tones.rendered) > 4)
+    out.close()
+    after = tones.rendered.index((asked, 1))
+    assert tones.rendered[1:after + 1] == [(asked, 0), (asked, 1)]
+
+
+def test_the_first_sentence_plays_while_the_next_renders_and_the_cache_holds_what_was_played(tmp_path):
+    tones = SentenceRenderer(tmp_path)
+    tones.loaded.set()
+    player = Player(None, TTS_RATE, threading.Event(), open_stream=False)
+    out = SpeechOutput(default_config(), threading.Event(), renderer=tones, player=player, prerender=False)
+    text = "Night falls. The city falls asleep."
+    tones.gates[text] = threading.Semaphore(1)       # the first sentence only, for now
+    out.speak(text)
+    line = player.queue[0][0]
+    wait_for(lambda: line.chunks)
+    first = line.chunks[0]
+    assert (player.render(len(first)) == first).all()   # heard before the line is whole
+    assert not player.render(500).any()                  # then silence while the second renders
+    assert player.busy() and player.queued_seconds() > 0
+    tones.gates[text].release()
+    assert line.ready.wait(10)
+    second = line.chunks[1]
+    assert (player.render(len(second)) == second).all()
+    out.close()
+    played = np.concatenate([first, second])
+    assert (tones.cached(text) == played).all()
+    assert (Renderer._load(tones, tones.path(text)) == played).all()  # the file on disk, not the memory
+
+
+def test_a_line_sounds_the_same_whichever_thread_renders_it(renderer, tmp_path):
+    # two threads render lines now: espeak-ng through pyttsx3 sometimes lost the rate in one
+    here = renderer.get("Player 3, you have one minute.")
+    there = []
+    other = Renderer("en-us", 165, 1.0, tmp_path / "other")
+    t = threading.Thread(target=lambda: there.append(other.get("Player 3, you have one minute.")))
+    t.start()
+    t.join()
+    assert len(here) > TTS_RATE and (there[0] == here).all()

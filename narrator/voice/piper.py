@@ -44,6 +44,29 @@ def voice_files(name: str, voice_dir: str | os.PathLike | None = None) -> tuple[
     raise AudioUnavailable(f"the Piper voice {name} is not in {root}; get it with: {how}")
 
 
+def load_voice(model: Path, config: Path):
+    """A PiperVoice on an onnxruntime session built for a table that is also listening. Measured on
+    the 2-core machine (docs/voice.md): onnxruntime's defaults, a thread per core that spins while
+    it waits, rendered more slowly than one thread (real-time factor 0.14 against 0.08 idle, 0.20
+    against 0.13 beside one busy process) and took CPU from everything else; without graph
+    optimisations this model loads in 0.17 s instead of 0.4 s and renders just as fast."""
+    import json
+
+    import onnxruntime as ort
+    from piper import PiperVoice
+    from piper.config import PiperConfig
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1  # inference runs in the calling thread, at its priority
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    session = ort.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
+    with open(config, encoding="utf-8") as f:
+        return PiperVoice(session=session, config=PiperConfig.from_dict(json.load(f)))
+
+
 def installed(voice_dir: str | os.PathLike | None = None) -> list[tuple[str, Path]]:
     root = Path(voice_dir) if voice_dir else default_voice_dir()
     found = []
