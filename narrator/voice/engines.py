@@ -54,11 +54,12 @@ class Leveller:
         frames = x[: n * self.frame].astype(np.float32).reshape(n, self.frame) / 32768.0
         return 10.0 * float(np.log10((frames * frames).mean(axis=1).max() + 1e-12))
 
-    def gain_db(self, x: np.ndarray) -> float:
-        return min(self.target_dbfs - self.peak_dbfs(x), self.max_gain_db)
+    def gain_db(self, x: np.ndarray, peak: float | None = None) -> float:
+        """The gain for `x`; `peak` is its peak_dbfs when the caller has it already."""
+        return min(self.target_dbfs - (self.peak_dbfs(x) if peak is None else peak), self.max_gain_db)
 
-    def level(self, x: np.ndarray) -> np.ndarray:
-        y = x.astype(np.float32) * 10 ** (self.gain_db(x) / 20)
+    def level(self, x: np.ndarray, peak: float | None = None) -> np.ndarray:
+        y = x.astype(np.float32) * 10 ** (self.gain_db(x, peak) / 20)
         if self.hiss_dbfs is not None:
             reps = -(-len(y) // len(self._hiss))
             y += np.tile(self._hiss, reps)[: len(y)]
@@ -194,12 +195,13 @@ class SphinxStream(Stream):
         d.set_cmn(self.engine.initial_cmn)
         d.start_utt()
         x = np.frombuffer(audio, np.int16)
-        d.process_raw(self.leveller.level(x).tobytes(), False, True)
+        peak = self.leveller.peak_dbfs(x)  # once a decode: the gain and the second opinion both need it
+        d.process_raw(self.leveller.level(x, peak).tobytes(), False, True)
         d.end_utt()
         hyp = d.hyp()
         text = hyp.hypstr if hyp else ""
         self.word_score = self._word_score()
-        self.seats_confirmed = self._second_opinion(x)
+        self.seats_confirmed = self._second_opinion(x, peak)
         self._decoded = (self._size, text)
         return text
 
@@ -231,7 +233,7 @@ class SphinxStream(Stream):
         self.longest_word_ms = longest * 10.0 if frames else None  # 100 frames a second
         return total / frames if frames else None
 
-    def _second_opinion(self, x: np.ndarray) -> bool | None:
+    def _second_opinion(self, x: np.ndarray, peak: float) -> bool | None:
         """The seat words of the best path, heard again by the digits-only recogniser (verify.py)
         in their own stretch of the utterance, brought to the same level without the hiss."""
         verifier = self.engine.verifier
@@ -248,13 +250,12 @@ class SphinxStream(Stream):
         # a seat placed on the pause ("i nominate player ..." and a breath: the grammar must end
         # in a number, so it puts one there) is no seat, whatever a second recogniser says of it
         frames = self.leveller.frame
-        peak = self.leveller.peak_dbfs(x)
         for _, first, last in spans:
             if self.leveller.peak_dbfs(x[first * frames:(last + 1) * frames]) < peak - PHANTOM_DB:
                 return False
         if verifier is None:
             return None
-        level = x.astype(np.float32) * 10 ** (self.leveller.gain_db(x) / 20)
+        level = x.astype(np.float32) * 10 ** (self.leveller.gain_db(x, peak) / 20)
         return verifier.confirms(level, SAMPLE_RATE, spans, self.numbers)
 
     def reset(self) -> None:
@@ -304,12 +305,13 @@ class SphinxEngine(Engine):
         # a filler loop in the FSG costs PocketSphinx ~15x the decoding time and a third of its
         # digit accuracy (measured), so its grammar has none: rejection rests on the strict parse
         # of what it returns and on the gate of the endpointer
-        jsgf = grammar.restricted(self.knows).jsgf(with_fillers=False)
+        known = grammar.restricted(self.knows)
+        jsgf = known.jsgf(with_fillers=False)
         # named by content: the same phase at a 10-seat and a 20-seat table are different grammars
         name = f"{grammar.lang}_{grammar.name}_{hashlib.sha1(jsgf.encode()).hexdigest()[:10]}"
         if name not in self._searches:
             self.decoder.add_jsgf_string(name, jsgf)
-            self._searches[name] = SphinxStream(self, name, grammar.restricted(self.knows).numbers)
+            self._searches[name] = SphinxStream(self, name, known.numbers)
         return self._searches[name]
 
 
