@@ -61,16 +61,24 @@ def _voice_dir(args):
     return Path(args.dir) if args.dir else voice_dir_of(_config(args))
 
 
-def cmd_voices_fetch(args) -> int:
+def _download(fetch, name: str, folder) -> int:
+    """A model or voice fetched into its folder; 0, or the failure said in one line (both resume)."""
     from .models import FetchError
-    from .piper import fetch
 
     try:
-        fetch(args.name, _voice_dir(args))
+        fetch(name, folder)
     except (FetchError, VoiceError) as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return _fail("download interrupted; run the same command again to resume it")
+    return 0
+
+
+def cmd_voices_fetch(args) -> int:
+    from .piper import fetch
+
+    if failed := _download(fetch, args.name, _voice_dir(args)):
+        return failed
     print(f'use it with [voice] engine = "piper" and voice = "{args.name}"', file=sys.stderr)
     return 0
 
@@ -217,15 +225,9 @@ def _model_dir(args):
 
 
 def cmd_models_fetch(args) -> int:
-    from .models import FetchError, fetch
+    from .models import fetch
 
-    try:
-        fetch(args.lang, _model_dir(args))
-    except (FetchError, VoiceError) as exc:
-        return _fail(str(exc))
-    except KeyboardInterrupt:
-        return _fail("download interrupted; run the same command again to resume it")
-    return 0
+    return _download(fetch, args.lang, _model_dir(args))
 
 
 def cmd_models_list(args) -> int:
