@@ -198,7 +198,6 @@ def run_engine(name: str, args) -> dict:
         from narrator.voice.engines import SphinxEngine
 
         engine = SphinxEngine(free=baseline, second_opinion=args.second_opinion)
-        result_extra = {"second_opinion": engine.verifier is not None}
     else:
         from narrator.voice.engines import VoskEngine
         from narrator.voice.models import find_model
@@ -246,8 +245,8 @@ def run_engine(name: str, args) -> dict:
         clips = clips[:: max(1, len(clips) // args.baseline_clips)]
     result = {"engine": name, "half": args.half, "clips": len(clips), "seats": args.seats,
               "speakers": len({s for _, _, s in clips})}
-    if name in ("sphinx", "baseline"):
-        result.update(result_extra)
+    if hasattr(engine, "verifier"):  # PocketSphinx: whether its seats had a second opinion
+        result["second_opinion"] = engine.verifier is not None
     latencies, latencies_cpu = [], []
     conditions = [(f"{db:+d}db".replace("+0db", "0db"), db, None) for db in args.levels]
     conditions += [(f"0db_noise_{snr}db", 0, snr) for snr in args.snr]
