@@ -173,7 +173,7 @@ def day_commands(engine, voice, grammar, args) -> dict:
                     k = by_kind.setdefault(expected.kind, [0, 0])
                     k[0] += outcome == "right"
                     k[1] += 1
-                    opened = [h.command for h in hear(at_level(x, db), Endpointing(min_word_score=-math.inf))
+                    opened = [h.command for h in hear(at_level(x, db), Endpointing(min_word_score=-math.inf, min_fit=-math.inf))
                               if isinstance(h.command, Command)]
                     if opened == [expected]:
                         open_right += 1
