@@ -122,3 +122,42 @@ def test_without_whisper_the_digits_model_gives_the_second_opinion(monkeypatch):
     engine = SphinxEngine()
     assert engine.judge is None
     assert (engine.verifier is not None) == (model_dir() is not None)
+
+
+def test_talk_forced_onto_a_day_command_is_not_taken(engine):
+    """Real one-word clips and spoken zeros (the check half: odd positions, as scripts/calibrate_gate.py
+    splits them) come out of PocketSphinx as "thank you", "cancel that", "i withdraw one ..." with
+    the gates open. A forced "thank you" would end somebody's minute: Whisper lets none through."""
+    import math
+
+    from narrator.voice.endpoint import Endpointing
+
+    audio = need_audio()
+    sc = audio / "digits-en" / "speech-commands"
+    clips = sorted((audio / "digits-en" / "fsdd").glob("0_*.wav")) + sorted(
+        p for d in sorted(sc.iterdir()) if d.is_dir() and d.name not in WORDS for p in sorted(d.glob("*.wav")))
+    clips = clips[1::2][::4]  # the check half, every fourth
+    voice = load_voice("en")
+    day = build_grammar(voice, "day", upto=10)
+
+    def forced(endpointing):
+        out = []
+        for p in clips:
+            heard = []
+            listener = Listener(engine.stream(day), day, voice, 16000, heard.append, endpointing)
+            listener.feed(as_live(read_wav(p, 16000), 16000))
+            listener.flush()
+            out += commands(heard)
+        return out
+
+    assert len(forced(Endpointing(min_word_score=-math.inf, min_fit=-math.inf))) >= 5  # there is talk to force
+    assert forced(Endpointing()) == []
+
+
+def test_whisper_failing_on_an_utterance_leaves_the_ears_working(engine, monkeypatch, tmp_path):
+    def broken(*args, **kwargs):
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(engine.judge, "listen", broken)
+    heard = hear(engine, "day", np.concatenate([espeak("I nominate player three", "en-us", tmp_path), silence(0.5)]))
+    assert [h.text for h in heard] == ["i nominate player three"]
