@@ -90,7 +90,9 @@ class Heard:
     # audio arriving meanwhile waits, so it adds to the latency one for one
     decode_ms: float
     score: float | None = None  # the word score the command was judged by (None: the engine gives none)
-    decode_cpu_ms: float = 0.0  # the same in CPU time of this thread: what an idle machine would take
+    # the same in CPU time of the process (Whisper computes on a thread of its own): what an idle
+    # machine would take
+    decode_cpu_ms: float = 0.0
     # a whole command whose seat the second recogniser heard otherwise: not taken, and the
     # player is asked to say it again (`command` is None then)
     unsure: bool = False
@@ -218,10 +220,10 @@ class Listener:
         quick = min(cfg.quick_silence_ms, cfg.silence_ms)
         if not self._too_long and self._complete is None and silent_ms >= (self._checks + 1) * quick // 2:
             self._checks += 1
-            started = time.perf_counter(), time.thread_time()
+            started = time.perf_counter(), time.process_time()
             text = self.stream.partial()
             self._pause_work[0] += time.perf_counter() - started[0]
-            self._pause_work[1] += time.thread_time() - started[1]
+            self._pause_work[1] += time.process_time() - started[1]
             # a command whose seat was not heard there (put on the pause, or heard otherwise by
             # the second recogniser) is not complete yet: the number may still come
             if self.complete(text) and getattr(self.stream, "seats_confirmed", None) is not False:
@@ -233,7 +235,7 @@ class Listener:
             self._close()
 
     def _close(self) -> None:
-        started = time.perf_counter(), time.thread_time()
+        started = time.perf_counter(), time.process_time()
         if self._too_long or self._voiced * FRAME_MS < self.cfg.min_speech_ms:
             self.stream.reset()
             text, self._complete = "", None
@@ -267,7 +269,7 @@ class Listener:
             # wrong seat taken costs the table more than "say it again" (verify.py)
             command, unsure = None, True
         wall = (time.perf_counter() - started[0] + self._pause_work[0]) * 1000
-        cpu = (time.thread_time() - started[1] + self._pause_work[1]) * 1000
+        cpu = (time.process_time() - started[1] + self._pause_work[1]) * 1000
         heard = Heard(text, command, self.t, self._last_speech_t, wall, score, cpu, unsure, reading)
         self._reset_state()
         self.on_heard(heard)

@@ -177,6 +177,7 @@ class SphinxStream(Stream):
         self._audio: list[bytes] = []
         self._size = 0
         self._decoded: tuple[int, str] | None = None  # (bytes decoded, hypothesis)
+        self._last_reading = None  # (words, samples, Whisper's reading) of the utterance so far
 
     def accept(self, pcm: bytes) -> None:
         self._audio.append(pcm)
@@ -256,10 +257,18 @@ class SphinxStream(Stream):
         self.reading = None
         if judge is not None and words:
             level = x.astype(np.float32) * 10 ** (self.leveller.gain_db(x, peak) / 20)
-            try:
-                self.reading = judge.listen(level, words, self.numbers)
-            except Exception:  # noqa: BLE001 - Whisper failing on one utterance leaves PocketSphinx's word, not a crash
-                self.reading = None
+            last = self._last_reading
+            # the looks at a pause and the closing decode add only the pause: when PocketSphinx
+            # still hears the same words, Whisper's reading of them stands (it was ~40 ms a look)
+            if last is not None and last[0] == words and (
+                    len(x) == last[1] or self.leveller.peak_dbfs(x[last[1]:]) < peak - PHANTOM_DB):
+                self.reading = last[2]
+            else:
+                try:
+                    self.reading = judge.listen(level, words, self.numbers)
+                except Exception:  # noqa: BLE001 - Whisper failing on one utterance leaves PocketSphinx's word, not a crash
+                    self.reading = None
+                self._last_reading = (words[:], len(x), self.reading)
         if not spans:
             return None, text
         # a seat placed on the pause ("i nominate player ..." and a breath: the grammar must end
@@ -287,6 +296,7 @@ class SphinxStream(Stream):
         self._audio = []
         self._size = 0
         self._decoded = None
+        self._last_reading = None
 
 
 class SphinxEngine(Engine):
