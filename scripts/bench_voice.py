@@ -173,7 +173,7 @@ def day_commands(engine, voice, grammar, args) -> dict:
                     k = by_kind.setdefault(expected.kind, [0, 0])
                     k[0] += outcome == "right"
                     k[1] += 1
-                    opened = [h.command for h in hear(at_level(x, db), Endpointing(min_word_score=-math.inf))
+                    opened = [h.command for h in hear(at_level(x, db), Endpointing(min_word_score=-math.inf, min_fit=-math.inf))
                               if isinstance(h.command, Command)]
                     if opened == [expected]:
                         open_right += 1
@@ -245,8 +245,8 @@ def run_engine(name: str, args) -> dict:
         clips = clips[:: max(1, len(clips) // args.baseline_clips)]
     result = {"engine": name, "half": args.half, "clips": len(clips), "seats": args.seats,
               "speakers": len({s for _, _, s in clips})}
-    if hasattr(engine, "verifier"):  # PocketSphinx: whether its seats had a second opinion
-        result["second_opinion"] = engine.verifier is not None
+    if hasattr(engine, "verifier"):  # PocketSphinx: who heard its seats again, if anyone
+        result["second_opinion"] = "whisper" if engine.judge else "digits" if engine.verifier else None
     latencies, latencies_cpu = [], []
     conditions = [(f"{db:+d}db".replace("+0db", "0db"), db, None) for db in args.levels]
     conditions += [(f"0db_noise_{snr}db", 0, snr) for snr in args.snr]

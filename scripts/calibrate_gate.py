@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Calibrate the acoustic gate (`Endpointing.min_word_score`, per kind) of PocketSphinx day commands.
+"""Calibrate the gates of PocketSphinx day commands: the acoustic one (`Endpointing.min_word_score`,
+per kind) and, where Whisper reads along, Whisper's (`Endpointing.min_fit`, per kind).
 
 Ordinary talk forced onto the day grammar comes out as "i nominate fifteen", "thank you",
-"cancel that" and the like; the gate rejects a day command whose words fit the sound worse than a
-threshold. A forced "thank you" ends somebody's minute and a forced "cancel" withdraws a
+"cancel that" and the like; a gate rejects a day command whose words fit the sound worse than a
+threshold: PocketSphinx's acoustic score, or how likely Whisper finds the words in the sound. A forced "thank you" ends somebody's minute and a forced "cancel" withdraws a
 nomination, so every day command counts as a false command, not only nominations.
 
 Everything is split in two before it is measured, and the threshold is taken from one half only:
@@ -13,7 +14,7 @@ Everything is split in two before it is measured, and the threshold is taken fro
   command sentences exist here) in several voices and rates, each at the recording's level and
   20 dB softer; the first voices calibrate, the others check.
 Each kind of command gets its own threshold, just above the best-fitting forced command of that
-kind in the calibration negatives (nothing of them may pass; never below -3.0); the check half
+kind in the calibration negatives (nothing of them may pass; never below the gate's floor); the check half
 reports how many forced commands still pass and what the gate costs: the share of positives heard
 right that it rejects, by kind.
 
@@ -46,22 +47,26 @@ from narrator.voice.engines import SphinxEngine  # noqa: E402
 from narrator.voice.grammar import build_grammar  # noqa: E402
 
 GATED = Endpointing().gated
-FLOOR = -3.0  # no threshold lower than this: below it real commands and forced talk are not told apart
+# per gate, no threshold lower than this: below it real commands and forced talk are not told apart
+# (PocketSphinx's mean log acoustic score per frame; Whisper's mean log probability per token: real
+# sentences of the calibration voices sit above -2.9 in 95 of 100, forced ones below -6)
+GATES = {"acoustic": -3.0, "whisper": -5.0}
 # espeak-ng voices as stand-ins for speakers: (voice, words per minute)
 CALIBRATION_VOICES = [("en-us", 175), ("en-gb-x-rp+f3", 150), ("en-gb-scotland+m3", 200)]
 CHECK_VOICES = [("en-gb", 165), ("en-us+f2", 140), ("en-029+m5", 190)]
 
 
 def heard_with_scores(engine, voice, grammar, x):
-    """The commands heard with the score gate open (the word-duration rule still applies), as a
-    live microphone would hear the clip."""
+    """The commands heard with both gates open (the word-duration rule still applies), as a live
+    microphone would hear the clip: (command, PocketSphinx's word score, Whisper's fit)."""
     stream = engine.stream(grammar)
     out = []
-    listener = Listener(stream, grammar, voice, engine.sample_rate, out.append, Endpointing(min_word_score=-math.inf))
+    listener = Listener(stream, grammar, voice, engine.sample_rate, out.append,
+                        Endpointing(min_word_score=-math.inf, min_fit=-math.inf))
     listener.feed(as_live(x, engine.sample_rate))
     listener.flush()
-    # the score a heard command was judged by (the closing decode's, or the look's it was kept from)
-    return [(h.command, h.score) for h in out if isinstance(h.command, Command)]
+    # the scores a heard command was judged by (the closing decode's, or the look's it was kept from)
+    return [(h.command, h.score, getattr(h.reading, "fit", None)) for h in out if isinstance(h.command, Command)]
 
 
 def sentences(voice, grammar, n: int, seed: int) -> list[tuple[str, Command]]:
@@ -85,6 +90,15 @@ def speak(text: str, espeak_voice: str, wpm: int, tmp: Path) -> np.ndarray:
     return read_wav(wav, 16000)
 
 
+def calibrate(forced, floor: float) -> dict[str, float]:
+    """Per kind, just above the best-fitting forced command of the calibration half; never below `floor`."""
+    thresholds = {}
+    for kind in sorted({k for f in forced.values() for _, k, _ in f} | {"nominate", "revoke", "end_speech", "cancel"}):
+        best = max((s for s, k, _ in forced[0] if k == kind), default=-99.0)
+        thresholds[kind] = round(max(math.ceil(best * 10 + 1e-9) / 10, floor), 1)
+    return thresholds
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--audio", default=str(ROOT.parent / "shared" / "audio"))
@@ -94,67 +108,76 @@ def main() -> None:
     args = ap.parse_args()
     audio = Path(args.audio)
     voice, engine = load_voice("en"), SphinxEngine()
+    if engine.judge is None:
+        sys.exit("calibrate_gate: Whisper is not installed (pip install -e .[speech]); both gates are calibrated")
     day = build_grammar(voice, "day", upto=args.seats)
 
     negatives = sorted((audio / "negatives-en").glob("*.wav")) + other_negatives(audio)
-    forced: dict[int, list[tuple[float, str, str]]] = {0: [], 1: []}
+    # per gate, per half of the negatives: (value, kind, clip)
+    forced = {g: {0: [], 1: []} for g in GATES}
     for i, path in enumerate(negatives):
-        for cmd, score in heard_with_scores(engine, voice, day, read_wav(path, 16000)):
-            if cmd.kind in GATED and score is not None:
-                forced[i % 2].append((round(score, 3), cmd.kind, path.name))
-    # one threshold per kind of command: a one-word "thanks" or "cancel" is forced out of any short
-    # word and fits it as well as a real one, where a whole nomination sentence forced out of
-    # talk fits it badly; one threshold for all made the sentences pay for the short words
-    thresholds = {}
-    for kind in sorted({k for f in forced.values() for _, k, _ in f} | {"nominate", "revoke", "end_speech", "cancel"}):
-        best = max((s for s, k, _ in forced[0] if k == kind), default=-10.0)
-        thresholds[kind] = max(math.ceil(best * 10 + 1e-9) / 10, FLOOR)  # just above the best-fitting forced one
-    through = [f for f in forced[1] if f[0] >= thresholds[f[1]]]
+        for cmd, score, fit in heard_with_scores(engine, voice, day, read_wav(path, 16000)):
+            if cmd.kind in GATED:
+                for g, value in (("acoustic", score), ("whisper", fit)):
+                    if value is not None:
+                        forced[g][i % 2].append((round(value, 3), cmd.kind, path.name))
+    thresholds = {g: calibrate(forced[g], floor) for g, floor in GATES.items()}
 
-    positives: dict[str, dict] = {}
+    heard: dict[str, list] = {}  # per half of the voices: (kind, score, fit) of each sentence heard right
+    wrong_heard: dict[str, list] = {}
+    counts: dict[str, list[int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for half, voices in (("calibration", CALIBRATION_VOICES), ("check", CHECK_VOICES)):
-            right_scores, wrong, missed, n = [], [], 0, 0
-            per_kind: dict[str, list[int]] = {}
+            heard[half], wrong_heard[half], counts[half] = [], [], [0, 0]
             for v_i, (ev, wpm) in enumerate(voices):
                 for text, expected in sentences(voice, day, args.per_voice, seed=zlib.crc32(ev.encode()) + v_i):
                     x = speak(text, ev, wpm, Path(tmp))
                     for db in args.levels:
-                        n += 1
+                        counts[half][0] += 1
                         got = heard_with_scores(engine, voice, day, at_level(x, db))
-                        if [c for c, _ in got] == [expected]:
-                            right_scores.append((got[0][1], expected.kind))
-                            tally = per_kind.setdefault(expected.kind, [0, 0])
-                            tally[0] += got[0][1] is None or got[0][1] < thresholds[expected.kind]
-                            tally[1] += 1
+                        if [c for c, *_ in got] == [expected]:
+                            heard[half].append((expected.kind, got[0][1], got[0][2]))
                         elif got:
-                            wrong.append({"said": text, "voice": ev, "db": db,
-                                          "heard": [(c.kind, c.seat, round(s, 2)) for c, s in got]})
+                            wrong_heard[half].append({"said": text, "voice": ev, "db": db,
+                                                      "heard": [(c.kind, c.seat, s, f) for c, s, f in got]})
                         else:
-                            missed += 1
-            rejected = sum(s is None or s < thresholds[k] for s, k in right_scores)
-            wrong_through = sum(all(s is not None and s >= thresholds[k] for k, _, s in w["heard"]) for w in wrong)
-            positives[half] = {
-                "voices": [f"{v} {w} wpm" for v, w in voices], "utterances": n,
-                "heard_right_gate_open": len(right_scores), "of_them_rejected_by_gate": rejected,
-                "recall_cost": round(rejected / max(1, len(right_scores)), 3),
-                "rejected_by_kind": {k: f"{r} of {n}" for k, (r, n) in sorted(per_kind.items())},
-                "heard_wrong_gate_open": len(wrong), "heard_wrong_through_gate": wrong_through,
-                "not_heard": missed,
-                "right_score_percentiles_5_25_50": [round(float(q), 3) for q in np.percentile([s for s, _ in right_scores], [5, 25, 50])]
-                if right_scores else None,
-                "wrong_examples": wrong[:6],
-            }
+                            counts[half][1] += 1
 
-    print(json.dumps({
-        "thresholds": thresholds,
-        "calibration_negatives": {"clips": len(negatives[0::2]), "forced_commands": len(forced[0]),
-                                  "best_forced_by_kind": {k: max((f for f in forced[0] if f[1] == k), default=None)
-                                                          for k in sorted({f[1] for f in forced[0]})}},
-        "check_negatives": {"clips": len(negatives[1::2]), "forced_commands": len(forced[1]),
-                            "through_the_gate": len(through), "which": through},
-        "synthetic_command_sentences": positives,
-    }, indent=1))
+    def passes(g, kind, value):
+        return value is not None and value >= thresholds[g].get(kind, thresholds[g].get("*", -99))
+
+    report = {"thresholds": thresholds, "gates": {}}
+    for g, index in (("acoustic", 1), ("whisper", 2)):
+        through = [f for f in forced[g][1] if passes(g, f[1], f[0])]
+        positives = {}
+        for half in heard:
+            right = heard[half]
+            per_kind: dict[str, list[int]] = {}
+            for r in right:
+                tally = per_kind.setdefault(r[0], [0, 0])
+                tally[0] += not passes(g, r[0], r[index])
+                tally[1] += 1
+            rejected = sum(t[0] for t in per_kind.values())
+            positives[half] = {
+                "utterances": counts[half][0], "heard_right_gates_open": len(right), "of_them_rejected_by_gate": rejected,
+                "recall_cost": round(rejected / max(1, len(right)), 3),
+                "rejected_by_kind": {k: f"{r} of {n}" for k, (r, n) in sorted(per_kind.items())},
+                "heard_wrong_gates_open": len(wrong_heard[half]),
+                "heard_wrong_through_gate": sum(all(passes(g, k, (s, f)[index - 1]) for k, _, s, f in w["heard"])
+                                                for w in wrong_heard[half]),
+                "not_heard": counts[half][1],
+            }
+        report["gates"][g] = {
+            "calibration_negatives": {"clips": len(negatives[0::2]), "forced_commands": len(forced[g][0]),
+                                      "best_forced_by_kind": {k: max((f for f in forced[g][0] if f[1] == k), default=None)
+                                                              for k in sorted({f[1] for f in forced[g][0]})}},
+            "check_negatives": {"clips": len(negatives[1::2]), "forced_commands": len(forced[g][1]),
+                                "through_the_gate": len(through), "which": through},
+            "synthetic_command_sentences": positives,
+        }
+    report["voices"] = {"calibration": [f"{v} {w} wpm" for v, w in CALIBRATION_VOICES],
+                        "check": [f"{v} {w} wpm" for v, w in CHECK_VOICES]}
+    print(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""A heard seat number counts only when a second, digits-only recogniser hears the same number in
-it (narrator/voice/verify.py); otherwise nothing is taken and the player is asked to say it again.
+"""A heard seat number counts only when a second recogniser hears the same number in it: Whisper
+(test_voice_whisper.py) or, where it is not installed, a digits-only model (narrator/voice/verify.py);
+otherwise nothing is taken and the player is asked to say it again.
 A misheard seat taken silently costs a table far more than a request to repeat it (issue 13)."""
 
 from __future__ import annotations
@@ -150,16 +151,18 @@ def test_the_digits_recogniser_hears_most_real_spoken_digits_of_unseen_speakers(
     assert len(clips) >= 15 and right / len(clips) >= 0.6  # a floor; scripts/bench_voice.py measures
 
 
-def test_far_fewer_wrong_seats_are_taken_with_the_second_opinion():
+def test_without_whisper_far_fewer_wrong_seats_are_taken_with_the_digits_model(monkeypatch):
     need_verifier()
     from narrator.voice.engines import SphinxEngine
 
+    monkeypatch.setenv("NARRATOR_WHISPER", "/nonexistent")  # Whisper not installed
     voice = load_voice("en")
     grammar = build_grammar(voice, "seat", upto=10)
     clips = [(d, p) for d in range(1, 10) for p in fsdd(d, 16, seed=8) if p.stem.split("_")[1] in REPORTED]
     tally = {}
     for second in (False, True):
         engine = SphinxEngine(second_opinion=second)
+        assert second is (engine.verifier is not None) and engine.judge is None
         right = wrong = 0
         for d, p in clips:
             heard = []

