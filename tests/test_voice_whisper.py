@@ -161,3 +161,14 @@ def test_whisper_failing_on_an_utterance_leaves_the_ears_working(engine, monkeyp
     monkeypatch.setattr(engine.judge, "listen", broken)
     heard = hear(engine, "day", np.concatenate([espeak("I nominate player three", "en-us", tmp_path), silence(0.5)]))
     assert [h.text for h in heard] == ["i nominate player three"]
+
+
+def test_a_broken_whisper_model_means_the_digits_model_hears_instead(monkeypatch, tmp_path):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    from narrator.voice.engines import SphinxEngine
+    from narrator.voice.whisper_judge import WhisperJudge
+
+    (tmp_path / "model.bin").write_bytes(b"not a model")
+    monkeypatch.setenv("NARRATOR_WHISPER", str(tmp_path))
+    assert WhisperJudge.load() is None
+    assert SphinxEngine().judge is None
