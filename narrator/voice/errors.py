@@ -11,3 +11,14 @@ class AudioUnavailable(VoiceError):
 
 class ModelMissing(VoiceError):
     """No speech model for the language; the message names the command that fetches one."""
+
+
+def load_or_none(make, path):
+    """An optional model made from `path`, or None when there is none or it will not load: a second
+    recogniser that is missing or broken means one opinion less, never a deaf narrator."""
+    if path is None:
+        return None
+    try:
+        return make(path)
+    except Exception:  # noqa: BLE001 - whatever a broken model raises
+        return None

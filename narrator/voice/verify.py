@@ -86,13 +86,9 @@ class DigitVerifier:
 
     @classmethod
     def load(cls) -> "DigitVerifier | None":
-        path = model_dir()
-        if path is None:
-            return None
-        try:
-            return cls(path)
-        except Exception:  # noqa: BLE001 - a broken model means no second opinion, not a deaf narrator
-            return None
+        from .errors import load_or_none
+
+        return load_or_none(cls, model_dir())
 
     def knows(self, word: str) -> bool:
         return word in DICTIONARY

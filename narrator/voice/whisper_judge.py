@@ -84,13 +84,9 @@ class WhisperJudge:
 
     @classmethod
     def load(cls) -> "WhisperJudge | None":
-        path = model_dir()
-        if path is None:
-            return None
-        try:
-            return cls(path)
-        except Exception:  # noqa: BLE001 - a broken model means one opinion less, not a deaf narrator
-            return None
+        from .errors import load_or_none
+
+        return load_or_none(cls, model_dir())
 
     def knows(self, word: str) -> bool:
         return word in SPELLED[1:]
