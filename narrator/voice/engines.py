@@ -58,8 +58,12 @@ class Leveller:
         """The gain for `x`; `peak` is its peak_dbfs when the caller has it already."""
         return min(self.target_dbfs - (self.peak_dbfs(x) if peak is None else peak), self.max_gain_db)
 
+    def gained(self, x: np.ndarray, peak: float | None = None) -> np.ndarray:
+        """`x` brought to the target level, as floats, without the hiss: what a second recogniser hears."""
+        return x.astype(np.float32) * 10 ** (self.gain_db(x, peak) / 20)
+
     def level(self, x: np.ndarray, peak: float | None = None) -> np.ndarray:
-        y = x.astype(np.float32) * 10 ** (self.gain_db(x, peak) / 20)
+        y = self.gained(x, peak)
         if self.hiss_dbfs is not None:
             reps = -(-len(y) // len(self._hiss))
             y += np.tile(self._hiss, reps)[: len(y)]
@@ -253,10 +257,8 @@ class SphinxStream(Stream):
                 spans.append((word, seg.start_frame, seg.end_frame, len(words)))
             words.append(word)
         judge = self.engine.judge
-        level = None
         self.reading = None
         if judge is not None and words:
-            level = x.astype(np.float32) * 10 ** (self.leveller.gain_db(x, peak) / 20)
             last = self._last_reading
             # the looks at a pause and the closing decode add only the pause: when PocketSphinx
             # still hears the same words, Whisper's reading of them stands (it was ~40 ms a look)
@@ -265,7 +267,7 @@ class SphinxStream(Stream):
                 self.reading = last[2]
             else:
                 try:
-                    self.reading = judge.listen(level, words, self.numbers)
+                    self.reading = judge.listen(self.leveller.gained(x, peak), words, self.numbers)
                 except Exception:  # noqa: BLE001 - Whisper failing on one utterance leaves PocketSphinx's word, not a crash
                     self.reading = None
                 self._last_reading = (words[:], len(x), self.reading)
@@ -286,11 +288,10 @@ class SphinxStream(Stream):
                         return False, text
                     words[i] = seat.word
             return True, " ".join(words)
-        if level is None:
-            level = x.astype(np.float32) * 10 ** (self.leveller.gain_db(x, peak) / 20)
         if self.engine.verifier is None:
             return None, text
-        return self.engine.verifier.confirms(level, SAMPLE_RATE, [s[:3] for s in spans], self.numbers), text
+        return self.engine.verifier.confirms(self.leveller.gained(x, peak), SAMPLE_RATE, [s[:3] for s in spans],
+                                             self.numbers), text
 
     def reset(self) -> None:
         self._audio = []

@@ -64,7 +64,6 @@ class Reading:
 class Judgement:
     word: str  # the seat word it ranks first among the choices
     share: float  # that seat's probability among the choices alone
-    mass: float  # the choices' probability among everything the model could have written first
 
 
 class WhisperJudge:
@@ -118,16 +117,14 @@ class WhisperJudge:
         n = feats.shape[1] - feats.shape[1] % 2  # the encoder halves the frames
         feats = np.ascontiguousarray(feats[None, :, :n], dtype=np.float32)
         said: list[int] = []
-        seat_rows: list[tuple[int, str]] = []
-        word_rows: list[int] = []
+        seat_rows: list[int] = []  # where in `said` each seat is
         for k, word in enumerate(written(" ".join(words)).split()):
             if words[k] in choices:
-                seat_rows.append((len(said), words[k]))
+                seat_rows.append(len(said))
                 # the figure, as Whisper writes a number in a sentence (" 7"), when it is one token
                 figure = self._tok.encode(f" {SPELLED.index(words[k])}", add_special_tokens=False).ids
                 said.append(figure[0] if len(figure) == 1 else self.forms(words[k])[0])
             else:
-                word_rows.append(len(said))
                 said.extend(self._tok.encode(" " + word, add_special_tokens=False).ids)
         # CTranslate2 takes the tokens after <|notimestamps|> as a forced start of the text and
         # returns the logits of each position after <|notimestamps|>; its max_length counts so
@@ -138,17 +135,16 @@ class WhisperJudge:
         rows = np.asarray(result[0].logits[0], dtype=np.float64)
         rows = rows - rows.max(axis=1, keepdims=True)
         rows = rows - np.log(np.exp(rows).sum(axis=1, keepdims=True))  # log probabilities
-        seat_at = {s for s, _ in seat_rows}
-        fits = [rows[r, t] for r, t in enumerate(said) if r < len(rows) and r not in seat_at]
+        fits = [rows[r, t] for r, t in enumerate(said) if r < len(rows) and r not in seat_rows]
         judged = []
-        for r, _ in seat_rows:
-            if r >= len(rows) or not choices:
-                judged.append(Judgement("", 0.0, 0.0))
+        for r in seat_rows:
+            if r >= len(rows):
+                judged.append(Judgement("", 0.0))
                 continue
             score = {w: float(np.logaddexp.reduce(rows[r, self.forms(w)])) for w in choices}
             best = max(score, key=score.get)
             among = float(np.logaddexp.reduce(list(score.values())))
-            judged.append(Judgement(best, float(np.exp(score[best] - among)), float(np.exp(among))))
+            judged.append(Judgement(best, float(np.exp(score[best] - among))))
         return Reading(float(np.mean(fits)) if fits else None, judged)
 
 
