@@ -94,7 +94,15 @@ def test_a_seat_whisper_is_sure_of_overrules_pocketsphinx(engine, tmp_path):
     assert commands(heard) == [Command("nominate", seat=7)]
 
 
-def test_fewer_wrong_seats_and_more_right_ones_than_pocketsphinx_alone(engine):
+def test_a_seat_both_hear_but_whisper_doubts_is_asked_again(engine):
+    # a calibration speaker's "seven": PocketSphinx hears "ten", and so does Whisper, at a share of
+    # 0.28 among the seats. Taken, it was a wrong seat; now the player says it again
+    heard = hear(engine, "seat", read_wav(need_audio() / "digits-en" / "fsdd" / "7_george_17.wav", 16000))
+    assert commands(heard) == []
+    assert any(h.unsure for h in heard)
+
+
+def test_far_fewer_wrong_seats_and_no_fewer_right_ones_than_pocketsphinx_alone(engine):
     from narrator.voice.engines import SphinxEngine
 
     alone = SphinxEngine(second_opinion=False)
@@ -110,7 +118,9 @@ def test_fewer_wrong_seats_and_more_right_ones_than_pocketsphinx_alone(engine):
     (right_alone, wrong_alone), (right_both, wrong_both) = tally["alone"], tally["whisper"]
     assert wrong_alone >= 5  # these speakers are misheard often enough to tell
     assert wrong_both <= 1
-    assert right_both > right_alone
+    # a seat both hear but Whisper doubts is asked again (whisper_judge.AGREE): a few right ones are
+    # asked for twice, to take one wrong seat in three fewer (docs/voice.md)
+    assert right_both >= right_alone
 
 
 def test_without_whisper_the_digits_model_gives_the_second_opinion(monkeypatch):
