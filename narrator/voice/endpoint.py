@@ -244,13 +244,6 @@ class Listener:
         if self._too_long or self._voiced * FRAME_MS < self.cfg.min_speech_ms:
             self.stream.reset()
             text, self._complete = "", None
-        elif self._complete is not None and getattr(self.stream, "whole_partials", False):
-            # nothing was said since the look (speech clears it), and the look decoded the whole
-            # utterance: its command is the utterance's. Decoding it once more with a little more
-            # pause heard the same seats on the calibration speakers and cost ~25 ms a command
-            # (before Whisper judged the words, it kept 25 forced "thank you"s out; docs/voice.md)
-            self.stream.reset()
-            text = ""
         else:
             text = self.stream.final()
         command = self.voice.parse(text, only=self.grammar.only) if text else None

@@ -85,9 +85,6 @@ class Stream:
     # what Whisper made of the words of the last final() (whisper_judge.Reading; PocketSphinx with
     # Whisper installed only)
     reading = None
-    # partial() decodes the whole utterance so far as final() would (PocketSphinx), rather than
-    # giving a streaming guess that final() still improves on (Vosk)
-    whole_partials: bool = False
 
     def accept(self, pcm: bytes) -> None: ...
     def partial(self) -> str: ...
@@ -175,7 +172,6 @@ class SphinxStream(Stream):
     """
 
     levels_itself = True
-    whole_partials = True
 
     def __init__(self, engine: "SphinxEngine", search: str, numbers: list[str] | None = None):
         self.engine = engine
