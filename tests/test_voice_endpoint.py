@@ -73,6 +73,14 @@ def test_a_complete_command_closes_after_the_short_pause():
     assert closed_after_ms(heard, 1.3) <= Endpointing().quick_silence_ms + 2 * FRAME_MS
 
 
+def test_a_command_a_look_at_the_pause_heard_is_decoded_once_more_at_the_close():
+    # with more pause the closing decode hears better than the look did (test_voice_whisper.py)
+    stream = Scripted(["thank you"], "thank you")
+    heard = listen(stream, tone(0.8))
+    assert heard[0].command == Command("end_speech")
+    assert stream.finals == 1
+
+
 def test_a_decode_that_ends_nowhere_at_the_first_look_is_asked_again_before_the_long_wait():
     # the first whole-utterance decode, with little trailing silence, found no hypothesis
     heard = listen(Scripted(["", "thank you"], "thank you"), tone(0.8))

@@ -5,6 +5,8 @@ player again where it doubts, and lets no command through that it does not hear 
 
 from __future__ import annotations
 
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -94,7 +96,24 @@ def test_a_seat_whisper_is_sure_of_overrules_pocketsphinx(engine, tmp_path):
     assert commands(heard) == [Command("nominate", seat=7)]
 
 
-def test_fewer_wrong_seats_and_more_right_ones_than_pocketsphinx_alone(engine):
+def test_a_seat_both_hear_but_whisper_doubts_is_asked_again(engine):
+    # a calibration speaker's "seven": PocketSphinx hears "ten", and so does Whisper, at a share of
+    # 0.28 among the seats. Taken, it was a wrong seat; now the player says it again
+    heard = hear(engine, "seat", read_wav(need_audio() / "digits-en" / "fsdd" / "7_george_17.wav", 16000))
+    assert commands(heard) == []
+    assert any(h.unsure for h in heard)
+
+
+def test_the_close_decodes_again_what_a_look_at_the_pause_heard(engine, tmp_path):
+    # at the first look, 60 ms into the pause, PocketSphinx made "i am revoking three from vote" of
+    # this voice's "i am revoking player four", and Whisper let it through; the closing decode, with
+    # the whole pause, hears it right (skipping it to confirm ~25 ms sooner was tried: 2 wrong of 96)
+    wav = tmp_path / "s.wav"
+    subprocess.run(["espeak-ng", "-v", "en-029+m5", "-s", "190", "-w", str(wav), "i am revoking player four"], check=True)
+    assert commands(hear(engine, "day", read_wav(wav, 16000))) == [Command("revoke", seat=4)]
+
+
+def test_far_fewer_wrong_seats_and_no_fewer_right_ones_than_pocketsphinx_alone(engine):
     from narrator.voice.engines import SphinxEngine
 
     alone = SphinxEngine(second_opinion=False)
@@ -110,7 +129,9 @@ def test_fewer_wrong_seats_and_more_right_ones_than_pocketsphinx_alone(engine):
     (right_alone, wrong_alone), (right_both, wrong_both) = tally["alone"], tally["whisper"]
     assert wrong_alone >= 5  # these speakers are misheard often enough to tell
     assert wrong_both <= 1
-    assert right_both > right_alone
+    # a seat both hear but Whisper doubts is asked again (whisper_judge.AGREE): a few right ones are
+    # asked for twice, to take one wrong seat in three fewer (docs/voice.md)
+    assert right_both >= right_alone
 
 
 def test_without_whisper_the_digits_model_gives_the_second_opinion(monkeypatch):

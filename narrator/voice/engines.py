@@ -259,18 +259,7 @@ class SphinxStream(Stream):
         judge = self.engine.judge
         self.reading = None
         if judge is not None and words:
-            last = self._last_reading
-            # the looks at a pause and the closing decode add only the pause: when PocketSphinx
-            # still hears the same words, Whisper's reading of them stands (it was ~40 ms a look)
-            if last is not None and last[0] == words and (
-                    len(x) == last[1] or self.leveller.peak_dbfs(x[last[1]:]) < peak - PHANTOM_DB):
-                self.reading = last[2]
-            else:
-                try:
-                    self.reading = judge.listen(self.leveller.gained(x, peak), words, self.numbers)
-                except Exception:  # noqa: BLE001 - Whisper failing on one utterance leaves PocketSphinx's word, not a crash
-                    self.reading = None
-                self._last_reading = (words[:], len(x), self.reading)
+            self.reading = self._read(x, peak, words)
         if not spans:
             return None, text
         # a seat placed on the pause ("i nominate player ..." and a breath: the grammar must end
@@ -280,18 +269,31 @@ class SphinxStream(Stream):
             if self.leveller.peak_dbfs(x[first * frames:(last + 1) * frames]) < peak - PHANTOM_DB:
                 return False, text
         if self.reading is not None:
-            from .whisper_judge import SURE
-
             for (word, *_, i), seat in zip(spans, self.reading.seats):
-                if seat.word != word:
-                    if seat.share < SURE:
-                        return False, text
+                if seat.overrules(word):
                     words[i] = seat.word
+                elif not seat.agrees(word):
+                    return False, text
             return True, " ".join(words)
         if self.engine.verifier is None:
             return None, text
         return self.engine.verifier.confirms(self.leveller.gained(x, peak), SAMPLE_RATE, [s[:3] for s in spans],
                                              self.numbers), text
+
+    def _read(self, x: np.ndarray, peak: float, words: list[str]):
+        """Whisper's reading of `words` in the utterance `x`; None if it failed on it. The looks at a
+        pause and the closing decode add only the pause: while PocketSphinx hears the same words,
+        a reading made of them stands (it was ~40 ms a look)."""
+        last = self._last_reading
+        if last is not None and last[0] == words and (
+                len(x) == last[1] or self.leveller.peak_dbfs(x[last[1]:]) < peak - PHANTOM_DB):
+            return last[2]
+        try:
+            reading = self.engine.judge.listen(self.leveller.gained(x, peak), words, self.numbers)
+        except Exception:  # noqa: BLE001 - Whisper failing on one utterance leaves PocketSphinx's words, not a crash
+            reading = None
+        self._last_reading = (words[:], len(x), reading)
+        return reading
 
     def reset(self) -> None:
         self._audio = []
