@@ -129,8 +129,8 @@ def test_far_fewer_wrong_seats_and_no_fewer_right_ones_than_pocketsphinx_alone(e
     (right_alone, wrong_alone), (right_both, wrong_both) = tally["alone"], tally["whisper"]
     assert wrong_alone >= 5  # these speakers are misheard often enough to tell
     assert wrong_both <= 1
-    # a seat both hear but Whisper doubts is asked again (whisper_judge.AGREE): a few right ones are
-    # asked for twice, to take one wrong seat in three fewer (docs/voice.md)
+    # a seat both hear but Whisper doubts is asked again (whisper_judge.AGREE): a few right seats are
+    # asked for once more, and about half the wrong ones are no longer taken (docs/voice.md)
     assert right_both >= right_alone
 
 
