@@ -19,10 +19,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
-from bench_voice import WORDS, at_level  # noqa: E402
+from bench_voice import WORDS, at_level, hear, outcome  # noqa: E402
 from narrator.language import Command, load_voice  # noqa: E402
 from narrator.voice.audio import resample  # noqa: E402
-from narrator.voice.endpoint import Listener, as_live  # noqa: E402
+from narrator.voice.endpoint import as_live  # noqa: E402
 from narrator.voice.grammar import build_grammar  # noqa: E402
 
 
@@ -66,16 +66,11 @@ def main() -> None:
         missed = []
         for x, expected, text in spoken:
             for db in report["levels_db"]:
-                heard = []
-                listener = Listener(engine.stream(grammar), grammar, voice, 16000, heard.append)
-                listener.feed(as_live(at_level(x, db), 16000))
-                listener.flush()
-                got = [h.command for h in heard if isinstance(h.command, Command)]
-                outcome = ("right" if got == [expected] else "wrong" if got else
-                           "asked_again" if any(h.unsure for h in heard) else "not_heard")
-                tally[outcome] += 1
-                if outcome != "right":
-                    missed.append(f"{text} ({db} dB): {outcome}, heard {[h.text for h in heard]}")
+                heard = hear(engine.stream(grammar), grammar, voice, as_live(at_level(x, db), 16000))
+                met = outcome(heard, expected)
+                tally[met] += 1
+                if met != "right":
+                    missed.append(f"{text} ({db} dB): {met}, heard {[h.text for h in heard]}")
         report[name] = {**tally, "missed": missed}
     print(json.dumps(report, indent=1))
 

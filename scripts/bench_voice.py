@@ -110,6 +110,27 @@ def percentile(xs, q):
     return float(np.percentile(np.array(xs), q))
 
 
+def hear(stream, grammar, voice, x: np.ndarray, endpointing=None, rate: int = 16000) -> list:
+    """Everything a listener on `stream` makes of `x` (already padded as live audio, or not), whole."""
+    from narrator.voice.endpoint import Listener
+
+    heard = []
+    listener = Listener(stream, grammar, voice, rate, heard.append, endpointing)
+    listener.feed(x)
+    listener.flush()
+    return heard
+
+
+def outcome(heard, expected) -> str:
+    """How a game met one spoken command: right, wrong (another command taken), asked_again (a
+    seat the second recogniser doubted) or not_heard."""
+    from narrator.language import Command
+
+    got = [h.command for h in heard if isinstance(h.command, Command)]
+    return ("right" if got == [expected] else "wrong" if got else
+            "asked_again" if any(h.unsure for h in heard) else "not_heard")
+
+
 def narration_start_ms(tmp: Path) -> float | None:
     """Request → first sample handed to PortAudio for a cached line (median of 20), plus the stream's output latency."""
     import threading
@@ -146,14 +167,10 @@ def day_commands(engine, voice, grammar, args) -> dict:
 
     from calibrate_gate import CHECK_VOICES, sentences, speak
     from narrator.language import Command
-    from narrator.voice.endpoint import Endpointing, Listener, as_live
+    from narrator.voice.endpoint import Endpointing, as_live
 
-    def hear(x, endpointing=None):
-        heard = []
-        listener = Listener(engine.stream(grammar), grammar, voice, engine.sample_rate, heard.append, endpointing)
-        listener.feed(as_live(x, engine.sample_rate))
-        listener.flush()
-        return heard
+    def heard_in(x, endpointing=None):
+        return hear(engine.stream(grammar), grammar, voice, as_live(x, engine.sample_rate), endpointing, engine.sample_rate)
 
     tally = {"right": 0, "wrong_accepted": 0, "asked_again": 0, "not_heard": 0}
     open_right = gated = 0
@@ -165,19 +182,16 @@ def day_commands(engine, voice, grammar, args) -> dict:
                 x = speak(text, ev, wpm, Path(tmp))
                 for db in (0, -20):
                     n += 1
-                    heard = hear(at_level(x, db))
-                    got = [h.command for h in heard if isinstance(h.command, Command)]
-                    outcome = ("right" if got == [expected] else "wrong_accepted" if got else
-                               "asked_again" if any(h.unsure for h in heard) else "not_heard")
-                    tally[outcome] += 1
+                    met = outcome(heard_in(at_level(x, db)), expected)
+                    tally["wrong_accepted" if met == "wrong" else met] += 1
                     k = by_kind.setdefault(expected.kind, [0, 0])
-                    k[0] += outcome == "right"
+                    k[0] += met == "right"
                     k[1] += 1
-                    opened = [h.command for h in hear(at_level(x, db), Endpointing(min_word_score=-math.inf, min_fit=-math.inf))
+                    opened = [h.command for h in heard_in(at_level(x, db), Endpointing(min_word_score=-math.inf, min_fit=-math.inf))
                               if isinstance(h.command, Command)]
                     if opened == [expected]:
                         open_right += 1
-                        gated += outcome != "right"
+                        gated += met != "right"
     row = {key: round(v / n, 3) for key, v in tally.items()}
     row.update(utterances=n, voices=[f"{v} {w} wpm" for v, w in CHECK_VOICES],
                right_by_kind={k: f"{r} of {t}" for k, (r, t) in sorted(by_kind.items())},
@@ -234,11 +248,7 @@ def run_engine(name: str, args) -> dict:
         return [h.command.seat for h in heard if isinstance(h.command, Command)]
 
     def listen(stream, grammar, x):
-        heard = []
-        listener = Listener(stream, grammar, voice, rate, heard.append)
-        listener.feed(x)
-        listener.flush()
-        return heard
+        return hear(stream, grammar, voice, x, rate=rate)
 
     def listen_live(stream, grammar, x):
         """As a microphone delivers it: `x` in 20 ms blocks (mic.Microphone's), each handed to the

@@ -39,10 +39,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
-from bench_voice import at_level, other_negatives  # noqa: E402
+from bench_voice import at_level, hear, other_negatives  # noqa: E402
 from narrator.language import Command, load_voice  # noqa: E402
 from narrator.voice.audio import read_wav  # noqa: E402
-from narrator.voice.endpoint import Endpointing, Listener, as_live  # noqa: E402
+from narrator.voice.endpoint import Endpointing, as_live  # noqa: E402
 from narrator.voice.engines import SphinxEngine  # noqa: E402
 from narrator.voice.grammar import build_grammar  # noqa: E402
 
@@ -59,12 +59,8 @@ CHECK_VOICES = [("en-gb", 165), ("en-us+f2", 140), ("en-029+m5", 190)]
 def heard_with_scores(engine, voice, grammar, x):
     """The commands heard with both gates open (the word-duration rule still applies), as a live
     microphone would hear the clip: (command, PocketSphinx's word score, Whisper's fit)."""
-    stream = engine.stream(grammar)
-    out = []
-    listener = Listener(stream, grammar, voice, engine.sample_rate, out.append,
-                        Endpointing(min_word_score=-math.inf, min_fit=-math.inf))
-    listener.feed(as_live(x, engine.sample_rate))
-    listener.flush()
+    out = hear(engine.stream(grammar), grammar, voice, as_live(x, engine.sample_rate),
+               Endpointing(min_word_score=-math.inf, min_fit=-math.inf), engine.sample_rate)
     # the scores a heard command was judged by (the closing decode's, or the look's it was kept from)
     return [(h.command, h.score, getattr(h.reading, "fit", None)) for h in out if isinstance(h.command, Command)]
 
@@ -143,8 +139,11 @@ def main() -> None:
                         else:
                             counts[half][1] += 1
 
+    # the gates as the listener applies them (Endpointing.gate), with these thresholds
+    calibrated = Endpointing(min_word_score=thresholds["acoustic"], min_fit=thresholds["whisper"])
+
     def passes(g, kind, value):
-        return value is not None and value >= thresholds[g].get(kind, thresholds[g].get("*", -99))
+        return value is not None and value >= calibrated.gate(kind, whisper=g == "whisper")
 
     report = {"thresholds": thresholds, "gates": {}}
     for g, index in (("acoustic", 1), ("whisper", 2)):
