@@ -70,9 +70,11 @@ class ConsoleOutput:
         elif isinstance(effect, Timer) and effect.name:
             if self._night is None:
                 self._night = getattr(getattr(self.live, "game", None), "state", None) == "night"
-            if self._night and self.clear_at_dawn:
-                # a night step begins: the step before it may have left a private line or a typed
-                # seat on the screen, and its players are asleep now. Every step, awake or not, alike
+            if self._night and self.clear_at_dawn and self.show_private:
+                # a night step begins: the step before it may have left a private line or a seat
+                # typed on the keypad on the screen, and its players are asleep now. Every step,
+                # awake or not, alike. (With phones neither is on this screen, and the join codes
+                # stay up for a phone that joins late.)
                 wipe(c)
                 for line in self._since_step:
                     c.print(line)

@@ -100,3 +100,26 @@ def test_whoever_wakes_next_sees_nothing_of_the_step_before(tmp_path):
             play.kill()
             play.wait()
         os.close(master)
+
+
+def test_with_phones_the_night_steps_leave_the_join_codes_on_the_screen():
+    """With phones no private line and no typed seat is on this screen, and a phone that joins
+    late still needs its QR code: only the dawn clears it."""
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from narrator.console import ConsoleOutput
+    from narrator.flow.effects import Record, Say, Timer
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=120)
+    screen = ConsoleOutput(SimpleNamespace(game=None), console, clear_at_dawn=True, show_private=False)
+    screen.handle(Record({"type": "phase", "phase": "night", "night": 0}), None)
+    for line in ("The Don wakes up and shows himself.", "The mafia wakes up and meets."):
+        screen.handle(Say("x", {}), line)
+        screen.handle(Timer("night_zero_step", 120, 0), None)
+    assert ERASE_SCROLLBACK.decode() not in out.getvalue()
+    screen.handle(Record({"type": "phase", "phase": "day", "day": 1}), None)
+    assert ERASE_SCROLLBACK.decode() in out.getvalue()
