@@ -1,8 +1,9 @@
 """The terminal adapter: narration printed with rich, inputs typed at the console.
 
-The console is a shared screen: private lines (a check result) are shown only while the
-checker is the one awake, and the screen is cleared at dawn so the morning shows nothing of
-the night.
+The console is a shared screen: private lines (a check result, "you chose 5") are shown only
+while their step's players are awake, and the screen is cleared as every night step begins (and
+at dawn), so whoever wakes next sees neither the last step's private lines nor the seat typed
+there.
 
 Everything printed here that comes from people — names from the config, typed lines, error
 messages quoting them — is printed literally: output is built from rich `Text` pieces, never from
@@ -42,6 +43,10 @@ class ConsoleOutput:
         # with phones at the table a private line goes to its phone only, never to the shared screen
         self.show_private = show_private
         self.names = dict(getattr(getattr(live, "config", None), "players", {}) or {})
+        self._night: bool | None = None  # known from the phase records; after a resume, from the game
+        # the public lines since the last step began ("The mafia falls asleep. The Don wakes up"):
+        # printed again after the screen is cleared for the next step
+        self._since_step: list[Text] = []
 
     def _who(self, args: dict) -> tuple[str, str] | str:
         seat = args.get("seat")
@@ -51,7 +56,9 @@ class ConsoleOutput:
         c = self.console
         text = text or ""
         if isinstance(effect, Say):
-            c.print(Text.assemble(("»", "bold cyan"), " ", text, self._who(effect.args)))
+            line = Text.assemble(("»", "bold cyan"), " ", text, self._who(effect.args))
+            self._since_step.append(line)
+            c.print(line)
         elif isinstance(effect, Tell):
             if self.show_private:
                 c.print(Text.assemble((f"🔒 seat {effect.seat} only:", "bold magenta"), " ", text))
@@ -61,9 +68,21 @@ class ConsoleOutput:
             who = f"seat {effect.seat}: " if effect.seat else ""
             c.print(Text.assemble(("✗", "bold red"), " ", who, text))
         elif isinstance(effect, Timer) and effect.name:
+            if self._night is None:
+                self._night = getattr(getattr(self.live, "game", None), "state", None) == "night"
+            if self._night and self.clear_at_dawn and self.show_private:
+                # a night step begins: the step before it may have left a private line or a seat
+                # typed on the keypad on the screen, and its players are asleep now. Every step,
+                # awake or not, alike. (With phones neither is on this screen, and the join codes
+                # stay up for a phone that joins late.)
+                wipe(c)
+                for line in self._since_step:
+                    c.print(line)
+            self._since_step = []
             c.print(Text(f"⏱ {effect.name} {effect.seconds} s", style="dim"))
-        elif isinstance(effect, Record) and effect.entry["type"] == "phase" and effect.entry["phase"] == "day":
-            if self.clear_at_dawn:
+        elif isinstance(effect, Record) and effect.entry["type"] == "phase":
+            self._night = effect.entry["phase"] == "night"
+            if effect.entry["phase"] == "day" and self.clear_at_dawn:
                 wipe(c)
 
 

@@ -325,3 +325,37 @@ def test_the_server_binds_where_the_config_says():
             await run
 
     asyncio.run(main())
+
+
+def test_a_seat_cards_page_that_cannot_be_written_is_named_and_the_phones_still_join(tmp_path):
+    """`[companion] seats_page` pointing where no file can be made (a file stands where its folder
+    should be) was reported as "cannot serve on 0.0.0.0:8765 … change [companion] port" and the
+    game never started. The QR codes in the terminal join the phones without the page."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    blocker = tmp_path / "cards"
+    blocker.write_text("a file, not a folder")
+    cfg = tmp_path / "club.toml"
+    cfg.write_text('variant = "classic"\nlanguage = "en"\n[companion]\nenabled = true\nhost = "127.0.0.1"\n'
+                   f'port = {free_port()}\nseats_page = "{blocker / "seats.html"}"\n[input]\nengine = "none"\n')
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
+    r = subprocess.run([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--voice", "text"],
+                       input="quit\n", capture_output=True, text=True, timeout=60, env=env,
+                       cwd=Path(__file__).resolve().parent.parent)
+    out = r.stdout + r.stderr
+    assert f"{cfg}:7: companion.seats_page: the page of seat cards cannot be written to" in out, out
+    assert f"({blocker})" in out and "leave it empty" in out
+    assert "cannot serve" not in out and "Traceback" not in out
+    assert out.count("scan to join") == 10, "every seat's QR code is still shown"
+    assert r.returncode == 0
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -151,8 +151,8 @@ def test_the_score_gate_rejects_talk_forced_onto_a_nomination(engine_alone, voic
     # utterance closes 150 ms into a pause ("im putting up player twelve"; at 120 ms it is cut
     # elsewhere and forced into nothing)
     name = "1cf61395-1205-46c4-bf1c-2e43dd489455.wav"
-    assert heard_in_negative(engine, voice, name, Endpointing(min_word_score=-1e9, max_word_ms=1e9, quick_silence_ms=150))
-    assert not heard_in_negative(engine, voice, name, Endpointing(max_word_ms=1e9, quick_silence_ms=150))
+    assert heard_in_negative(engine, voice, name, Endpointing(min_word_score=-1e9, max_word_ms=1e9, quick_silence_ms=150, look_every_ms=75))
+    assert not heard_in_negative(engine, voice, name, Endpointing(max_word_ms=1e9, quick_silence_ms=150, look_every_ms=75))
 
 
 def test_a_word_stretched_over_a_second_of_talk_names_no_seat(engine_alone, voice):

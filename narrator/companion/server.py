@@ -362,6 +362,20 @@ class Companion:
         out.flush()
 
 
+def _cards_not_written(config, exc: OSError) -> str:
+    from ..config import ConfigProblem, locate, shown
+
+    given = config.section("companion")["seats_page"]
+    reason = exc.strerror or str(exc)
+    if exc.filename and str(exc.filename) != str(Path(given).expanduser()):
+        reason += f" ({exc.filename})"  # mkdir of the folder failed: a file is in the way, say which
+    if not given:
+        return f"the page of seat cards cannot be written to a temporary file: {reason} — the QR codes below still join the phones"
+    return str(ConfigProblem(config.path, locate(config.text, ("companion", "seats_page")), "companion.seats_page",
+                             f"the page of seat cards cannot be written to {shown(given)}: {reason} — the QR codes "
+                             "below still join the phones; choose a file you can write, or leave it empty"))
+
+
 def _secrets_file(live) -> tuple[Path, object] | None:
     """Where this game's seat tokens are kept beside its journal, and the journal's identity."""
     journal = getattr(live, "journal", None)
@@ -470,7 +484,12 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     handle.pin_file = where[0] if where is not None else None
     handle.seats_page_temporary = not config.section("companion")["seats_page"]
     if announce:
-        handle.seats_page = qr.write_seats_page(config, handle.urls, hub.word)
+        try:
+            handle.seats_page = qr.write_seats_page(config, handle.urls, hub.word)
+        except OSError as exc:
+            # the printable cards are a convenience: the QR codes in the terminal join the phones
+            # all the same, so the game goes on, told which file and which key to change
+            (out or sys.stderr).write(_cards_not_written(config, exc) + "\n")
         handle.announce(out)
         # the cards hold links: they go when the game is over, and at the latest when the process exits
         hub.on_game_over = handle.remove_seats_page

@@ -31,6 +31,9 @@ class Endpointing:
     # against 89.1% of 340 at 0 dB, none wrong) and confirms them ~30 ms sooner. Not 100: the gaps
     # between the words of running talk reach 100 ms, and talk would be cut into would-be commands
     quick_silence_ms: int = 120
+    # whether the words so far are a whole command is asked this often into the pause: a decode
+    # with little pause after the last word sometimes ends nowhere, and the next look finds it
+    look_every_ms: int = 60
     silence_ms: int = 600  # after anything else
     start_ms: int = 40  # this much speech starts an utterance
     # an utterance with less speech than this in all is a click, a breath or a bump of the table,
@@ -218,11 +221,10 @@ class Listener:
             return
         self._silence += 1
         silent_ms = self._silence * FRAME_MS
-        # is what was said so far a whole command? Asked every half of the quick limit until it
-        # is: a whole-utterance decode with very little trailing silence sometimes ends nowhere
-        # (no hypothesis), and waiting the long limit for that cost 450 ms at the p95
-        quick = min(cfg.quick_silence_ms, cfg.silence_ms)
-        if not self._too_long and self._complete is None and silent_ms >= (self._checks + 1) * quick // 2:
+        # is what was said so far a whole command? Asked every look_every_ms until it is: a
+        # whole-utterance decode with very little trailing silence sometimes ends nowhere (no
+        # hypothesis), and waiting the long limit for that cost 450 ms at the p95
+        if not self._too_long and self._complete is None and silent_ms >= (self._checks + 1) * cfg.look_every_ms:
             self._checks += 1
             started = time.perf_counter(), time.process_time()
             text = self.stream.partial()

@@ -1,0 +1,125 @@
+"""The night on the shared laptop, as a table without phones plays it: `narrator play` on a
+pseudo-terminal, the awake role types its seat on the keypad, and the next role wakes to the same
+screen.
+
+The mafia's "you chose 5" and the Don's "Player 4 IS the Sheriff" are printed for the players
+awake at that step. The Sheriff, who wakes two steps later to the same screen, must find neither
+of them — nor the seats typed — on it or in its scrollback (seed 004 §3: nobody learns a role but
+by the night's own checks)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+from test_console_hotseat import ERASE_SCROLLBACK, ROOT, read_until
+
+CONFIG = """variant = "classic"
+language = "en"
+[dealing]
+mode = "fixed"
+roles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }
+[timers]
+night_zero_step = 120
+mafia_meeting = 300
+night_step = 120
+speech = 300
+[input]
+engine = "none"
+"""
+
+MAFIA_WAKES = b"The mafia wakes up and shoots."
+DON_WAKES = b"The Don wakes up and looks for the Sheriff."
+SHERIFF_WAKES = b"The Sheriff wakes up and looks for the mafia."
+TIMER = "⏱".encode()
+
+
+def read_more(fd: int, seen: bytearray, marker: bytes, count: int, timeout: float = 30) -> bool:
+    """Read until `marker` has been printed more than `count` times."""
+    deadline = time.monotonic() + timeout
+    while seen.count(marker) <= count and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    return seen.count(marker) > count
+
+
+def test_whoever_wakes_next_sees_nothing_of_the_step_before(tmp_path):
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(CONFIG)
+    master, slave = pty.openpty()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120"}
+    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--voice", "text"],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
+    os.close(slave)
+    seen = bytearray()
+    try:
+        # night zero's meetings and day 1's ten speeches, each ended by the host, and no vote
+        assert read_more(master, seen, TIMER, 0), bytes(seen[-800:]).decode(errors="replace")  # the Don's step
+        for _ in range(40):
+            if MAFIA_WAKES in seen:
+                break
+            timers = seen.count(TIMER)
+            os.write(master, b"timeout\n")
+            assert read_more(master, seen, TIMER, timers), bytes(seen[-800:]).decode(errors="replace")
+        assert read_until(master, MAFIA_WAKES, seen), bytes(seen[-800:]).decode(errors="replace")
+        os.write(master, b"5\n")  # the keypad: the mafia shoot seat 5
+        assert read_until(master, b"seat 3 only:", seen), bytes(seen[-800:]).decode(errors="replace")
+        os.write(master, b"timeout\n")
+        assert read_until(master, DON_WAKES, seen)
+        os.write(master, b"4\n")  # the Don checks seat 4
+        assert read_until(master, b"Player 4 IS the Sheriff", seen), bytes(seen[-800:]).decode(errors="replace")
+        os.write(master, b"timeout\n")
+        assert read_until(master, SHERIFF_WAKES, seen)
+        assert read_more(master, seen, TIMER, seen.count(TIMER, 0, seen.rindex(SHERIFF_WAKES)))
+
+        at_sheriff = seen.rindex(SHERIFF_WAKES)
+        wiped = seen.rindex(ERASE_SCROLLBACK, 0, at_sheriff)
+        screen = bytes(seen[wiped:]).decode(errors="replace")
+        assert wiped > seen.rindex(b"Player 4 IS the Sheriff"), "the screen was not cleared before the Sheriff woke"
+        for secret in ("only:", "You chose", "IS the Sheriff", "\n5", "\n4"):
+            assert secret not in screen, f"{secret!r} still on the Sheriff's screen:\n{screen}"
+        # what the table heard is still there to read: the step that ended and the one that begins
+        assert "The Don falls asleep." in screen and "The Sheriff wakes up and looks for the mafia." in screen
+        # every step is cleared alike, whoever is awake: the Don's step began on a cleared screen too
+        at_don = seen.rindex(DON_WAKES)
+        assert seen.rindex(ERASE_SCROLLBACK, 0, at_don) > seen.rindex(b"seat 3 only:")
+        assert b"Traceback" not in seen
+        os.write(master, b"quit\n")
+        play.wait(timeout=30)
+    finally:
+        if play.poll() is None:
+            play.kill()
+            play.wait()
+        os.close(master)
+
+
+def test_with_phones_the_night_steps_leave_the_join_codes_on_the_screen():
+    """With phones no private line and no typed seat is on this screen, and a phone that joins
+    late still needs its QR code: only the dawn clears it."""
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from narrator.console import ConsoleOutput
+    from narrator.flow.effects import Record, Say, Timer
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=120)
+    screen = ConsoleOutput(SimpleNamespace(game=None), console, clear_at_dawn=True, show_private=False)
+    screen.handle(Record({"type": "phase", "phase": "night", "night": 0}), None)
+    for line in ("The Don wakes up and shows himself.", "The mafia wakes up and meets."):
+        screen.handle(Say("x", {}), line)
+        screen.handle(Timer("night_zero_step", 120, 0), None)
+    assert ERASE_SCROLLBACK.decode() not in out.getvalue()
+    screen.handle(Record({"type": "phase", "phase": "day", "day": 1}), None)
+    assert ERASE_SCROLLBACK.decode() in out.getvalue()
