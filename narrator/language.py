@@ -257,6 +257,19 @@ class Voice:
         return None
 
 
+    def with_seat(self, text: str, seat: int, only: set[str] | None = None) -> str | None:
+        """The command sentence `text`, naming one seat, with that seat said as `seat` (in digits,
+        which every language's patterns take): "i nominate player three" -> "i nominate player 7".
+        None when `text` is not such a sentence."""
+        norm = _normalise(text)
+        only = DAY_COMMANDS if only is None else only
+        for kind, rx, slots in self._matchers:
+            m = rx.match(norm) if kind in only and slots == ["seat"] else None
+            if m and self.to_number(m.group("seat")) is not None:
+                return norm[:m.start("seat")] + str(seat) + norm[m.end("seat"):]
+        return None
+
+
 def _normalise_pattern(pattern: str) -> str:
     # keep the pattern syntax characters while normalising the words around them
     out = pattern.lower().replace("’", "'").replace("ё", "е")

@@ -24,9 +24,13 @@ class FakeLive:
         self.game = SimpleNamespace(floor=floor)
         self.paused = False
         self.sentences = []
+        self.answers = []
 
     def submit_sentence(self, text, source="voice"):
         self.sentences.append((text, source))
+
+    def submit_answer(self, line, source="voice"):
+        self.answers.append(line)
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +163,36 @@ def test_start_listening_without_a_model_names_the_command_that_fetches_it(tmp_p
     config = parse_config('variant = "classic"\nlanguage = "ru"\n')
     with pytest.raises(ModelMissing, match="narrator models fetch ru"):
         start_listening(config, FakeLive())
+
+
+def test_asked_for_the_seat_again_the_player_says_the_number_alone(sphinx, tmp_path):
+    """"Which seat was that? Say the number again." — and the player does just that: "three"
+    completes the nomination the recognisers disagreed on. A number alone is no command otherwise:
+    not asked for, nor once the player has had the floor for a while since, nor on another
+    player's floor. (Each case a fresh listener: what it heard before moves where an utterance
+    starts, and with it how the doubted seat is heard.)"""
+    from test_voice_play import unsure_nomination
+
+    from narrator.voice.mic import AGAIN_SECONDS
+
+    need_module("faster_whisper", "pip install -e .[speech]")
+    doubted = np.concatenate([silence(0.5), unsure_nomination(tmp_path)])
+    three = np.concatenate([silence(0.5), espeak("three", "en-us", tmp_path), silence(1)])
+
+    def player(*said, floor_then=3):
+        live = FakeLive(floor=3)
+        vi = voice_input(sphinx, live)
+        vi.feed(said[0])
+        live.game.floor = floor_then
+        for audio in said[1:]:
+            vi.feed(audio)
+        return live
+
+    live = player(doubted, three, three)
+    assert live.answers == ["say_seat_again"]
+    assert live.sentences == [("i nominate player 3", "voice")], "the answer completes one command, once"
+    assert player(three).sentences == [], "a number alone, asked for by nobody"
+    live = player(doubted, silence(AGAIN_SECONDS + 0.5), three)  # the player talks on a while first
+    assert live.answers == ["say_seat_again"] and live.sentences == []
+    live = player(doubted, three, floor_then=4)  # the next speaker's "three"
+    assert live.answers == ["say_seat_again"] and live.sentences == []

@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from .. import language
 from ..language import Voice, expand_pattern
 
-PHASES = ("day", "seat")
+# "again": the day's commands and a bare seat, while a player asked for a doubted seat answers it
+PHASES = ("day", "seat", "again")
 SLOT = re.compile(r"\{(\w+)\}")
 
 
 @dataclass
 class Grammar:
-    name: str  # "day" or "seat"
+    name: str  # "day", "seat" or "again"
     lang: str
     kinds: tuple[str, ...]
     templates: list[str]  # sentences with {seat} slots
@@ -112,7 +113,8 @@ def build_grammar(voice: Voice, phase: str = "day", upto: int = 20) -> Grammar:
     if phase not in PHASES:
         raise ValueError(f"unknown grammar {phase!r}; one of {', '.join(PHASES)}")
     # read at call time: the game core decides which commands the day knows
-    kinds = tuple(sorted(language.DAY_COMMANDS)) if phase == "day" else ("seat",)
+    kinds = {"day": tuple(sorted(language.DAY_COMMANDS)), "seat": ("seat",),
+             "again": tuple(sorted(language.DAY_COMMANDS)) + ("seat",)}[phase]
     templates: set[str] = set()
     patterns: list[str] = []
     for kind in kinds:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from .grammar import build_grammar
 from .models import model_dir_of
 
 LISTEN_STATES = ("speeches", "tie_speeches", "last_words")
+# after "Which seat was that? Say the number again." a bare number completes the command, for this
+# long of the player's floor (the narrator's own line not counted); then only whole commands again
+AGAIN_SECONDS = 8.0
 
 
 class VoiceInput:
@@ -32,8 +36,16 @@ class VoiceInput:
         self.live = live
         self.voice = load_voice(live.config.language, live.config.variant.name)
         self.engine = engine
-        grammar = build_grammar(self.voice, "day", upto=max(live.config.seats, 10))
+        upto = max(live.config.seats, 10)
+        grammar = build_grammar(self.voice, "day", upto=upto)
         self.listener = Listener(engine.stream(grammar), grammar, self.voice, engine.sample_rate, self._heard, endpointing)
+        self._day = (self.listener.stream, grammar)
+        self._again: tuple | None = None  # made when first needed (only a doubted seat needs it)
+        self._upto = upto
+        # the command whose seat is asked for again (its words as heard), the floor it was said
+        # on, and how many seconds of that floor are left to answer it with a bare number
+        self._asked: tuple[str, object] | None = None
+        self._asked_left = 0.0
         self.cancel_seconds = cancel_seconds
         self._last_nomination: float | None = None
         self._muted = True
@@ -50,16 +62,45 @@ class VoiceInput:
                 self._muted = True
             return
         self._muted = False
+        if self._asked is not None and not self.listener.in_speech:
+            self._asked_left -= len(block) / self.engine.sample_rate
+            if self._asked_left <= 0 or self.live.game.floor != self._asked[1]:
+                self._listen_for(None)
         self.listener.feed(block)
+
+    def _listen_for(self, asked: tuple[str, object] | None) -> None:
+        """Hear a bare seat number too (the answer to "say the number again"), or whole commands only."""
+        self._asked, self._asked_left = asked, AGAIN_SECONDS
+        if asked is not None and self._again is None:
+            again = build_grammar(self.voice, "again", upto=self._upto)
+            self._again = (self.engine.stream(again), again)
+        # only ever between utterances (a closed one, or none under way): the stream of the other
+        # grammar holds nothing yet, and the room's noise floor carries over
+        self.listener.stream, self.listener.grammar = self._again if asked is not None else self._day
 
     def _heard(self, heard: Heard) -> None:
         cmd = heard.command
         if heard.unsure:
             # a whole command, but the two recognisers heard different seats in it: nothing is
-            # taken, and the player hears at once that the seat must be said again
+            # taken, and the player hears at once that the seat must be said again. Saying the
+            # number alone then completes it; a command naming two seats is said again whole
+            doubted = self.voice.with_seat(heard.text, 0, self._day[1].only)
+            if doubted is not None:
+                self._listen_for((heard.text, self.live.game.floor))
             self.unsure.append(heard)
             self.live.submit_answer("say_seat_again")
             return
+        if isinstance(cmd, Command) and cmd.kind == "seat":
+            if self._asked is None:
+                return  # a number alone is no command of the day
+            text = self.voice.with_seat(self._asked[0], cmd.seat, self._day[1].only)
+            self._listen_for(None)
+            if text is None:
+                return
+            heard = replace(heard, text=text, command=self.voice.parse(text, only=self._day[1].only))
+            cmd = heard.command
+        elif isinstance(cmd, Command) and self._asked is not None:
+            self._listen_for(None)  # the player said the whole command again instead
         if not isinstance(cmd, Command):
             return  # ordinary talk, or a half command: never guessed into one
         now = time.monotonic()
