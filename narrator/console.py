@@ -48,6 +48,11 @@ class ConsoleOutput:
         # printed again after the screen is cleared for the next step
         self._since_step: list[Text] = []
 
+    def _only_for(self, seat: int) -> str:
+        """The label of a private line, in the table's language like the line itself."""
+        session = getattr(self.live, "session", None)
+        return session.render("private_for", {"seat": seat}) if session is not None else f"only for seat {seat}:"
+
     def _who(self, args: dict) -> tuple[str, str] | str:
         seat = args.get("seat")
         return (f" ({self.names[seat]})", "dim") if isinstance(seat, int) and seat in self.names else ""
@@ -61,11 +66,11 @@ class ConsoleOutput:
             c.print(line)
         elif isinstance(effect, Tell):
             if self.show_private:
-                c.print(Text.assemble((f"🔒 seat {effect.seat} only:", "bold magenta"), " ", text))
+                c.print(Text.assemble((f"🔒 {self._only_for(effect.seat)}", "bold magenta"), " ", text))
         elif isinstance(effect, Reject):
             if effect.seat and not self.show_private:
                 return
-            who = f"seat {effect.seat}: " if effect.seat else ""
+            who = f"{self._only_for(effect.seat)} " if effect.seat else ""
             c.print(Text.assemble(("✗", "bold red"), " ", who, text))
         elif isinstance(effect, Timer) and effect.name:
             if self._night is None:

@@ -72,7 +72,7 @@ def test_whoever_wakes_next_sees_nothing_of_the_step_before(tmp_path):
             assert read_more(master, seen, TIMER, timers), bytes(seen[-800:]).decode(errors="replace")
         assert read_until(master, MAFIA_WAKES, seen), bytes(seen[-800:]).decode(errors="replace")
         os.write(master, b"5\n")  # the keypad: the mafia shoot seat 5
-        assert read_until(master, b"seat 3 only:", seen), bytes(seen[-800:]).decode(errors="replace")
+        assert read_until(master, b"only for seat 3:", seen), bytes(seen[-800:]).decode(errors="replace")
         os.write(master, b"timeout\n")
         assert read_until(master, DON_WAKES, seen)
         os.write(master, b"4\n")  # the Don checks seat 4
@@ -85,13 +85,13 @@ def test_whoever_wakes_next_sees_nothing_of_the_step_before(tmp_path):
         wiped = seen.rindex(ERASE_SCROLLBACK, 0, at_sheriff)
         screen = bytes(seen[wiped:]).decode(errors="replace")
         assert wiped > seen.rindex(b"Player 4 IS the Sheriff"), "the screen was not cleared before the Sheriff woke"
-        for secret in ("only:", "You chose", "IS the Sheriff", "\n5", "\n4"):
+        for secret in ("only for seat", "You chose", "IS the Sheriff", "\n5", "\n4"):
             assert secret not in screen, f"{secret!r} still on the Sheriff's screen:\n{screen}"
         # what the table heard is still there to read: the step that ended and the one that begins
         assert "The Don falls asleep." in screen and "The Sheriff wakes up and looks for the mafia." in screen
         # every step is cleared alike, whoever is awake: the Don's step began on a cleared screen too
         at_don = seen.rindex(DON_WAKES)
-        assert seen.rindex(ERASE_SCROLLBACK, 0, at_don) > seen.rindex(b"seat 3 only:")
+        assert seen.rindex(ERASE_SCROLLBACK, 0, at_don) > seen.rindex(b"only for seat 3:")
         assert b"Traceback" not in seen
         os.write(master, b"quit\n")
         play.wait(timeout=30)

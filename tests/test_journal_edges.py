@@ -275,9 +275,9 @@ def test_a_check_answer_lost_in_a_crash_is_told_again_to_the_checker_only(club, 
     r = narrator(["resume", "--journal", str(journal)], tmp_path, "\n".join(lines[tap + 1:]) + "\n")
     assert r.returncode == 0, r.stderr
     check = load_voice("en").render("check_mafia", {"seat": 4})
-    private = [l for l in r.stdout.splitlines() if "only:" in l]
+    private = [l for l in r.stdout.splitlines() if "only for seat" in l]
     # his answer once, at the resume; the later lines are the next night's, each to its own seat
-    assert private[0] == f"🔒 seat 1 only: {check}"
+    assert private[0] == f"🔒 only for seat 1: {check}"
     assert check not in "\n".join(private[1:]) and "game over: town" in r.stdout
 
 
