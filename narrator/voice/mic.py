@@ -62,9 +62,9 @@ class VoiceInput:
                 self._muted = True
             return
         self._muted = False
-        if self._asked is not None and not self.listener.in_speech:
+        if self._asked is not None:
             self._asked_left -= len(block) / self.engine.sample_rate
-            if self._asked_left <= 0 or self.live.game.floor != self._asked[1]:
+            if (self._asked_left <= 0 or self.live.game.floor != self._asked[1]) and not self.listener.in_speech:
                 self._listen_for(None)
         self.listener.feed(block)
 
