@@ -240,8 +240,8 @@ def run_engine(name: str, args) -> dict:
     seat_g, day_g = build_grammar(voice, "seat", upto=args.seats), build_grammar(voice, "day", upto=args.seats)
     seat_stream = engine.stream(None if baseline else seat_g)
     day_stream = seat_stream if baseline else engine.stream(day_g)
-    # what a game hears while a player answers "say the number again": the day's commands and a bare seat
-    again_g = build_grammar(voice, "again", upto=args.seats)
+    # what a game hears while a player answers "say the number again": a bare seat (mic.VoiceInput)
+    again_g = seat_g
     again_stream = None if baseline else engine.stream(again_g)
     noise = read_wav(audio / "noise" / "kitchen.wav", rate)
     all_numbers = WORDS[1:] + ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -505,7 +505,7 @@ def main() -> None:
                             "(the player is asked to say it again). per_speaker: [share right, clips]; Speech Commands speakers with fewer than "
                             "5 digit clips are pooled as sc-others. after_one_repeat (levels without noise): a clip asked "
                             "again is answered by the same speaker's next recording of the same digit, at the same level, "
-                            "heard as a game hears the answer (the day's commands and a bare seat); right and "
+                            "heard as a game hears the answer (a bare seat); right and "
                             "wrong_seat_accepted are then of all clips, counting the answers; clips whose speaker has no "
                             "other recording of that digit stay asked again",
                 "negatives": "commands heard by the day grammar in negatives-en (coffee orders full of numbers); "
