@@ -1,9 +1,9 @@
 """The terminal adapter: narration printed with rich, inputs typed at the console.
 
 The console is a shared screen: private lines (a check result, "you chose 5") are shown only
-while their step's players are awake, and the screen is cleared as every night step begins (and
-at dawn), so whoever wakes next sees neither the last step's private lines nor the seat typed
-there.
+while their step's players are awake. Without phones the screen is cleared as every night step
+begins, so whoever wakes next sees neither the last step's private lines nor the seat typed there;
+with phones or without, it is cleared at dawn.
 
 Everything printed here that comes from people — names from the config, typed lines, error
 messages quoting them — is printed literally: output is built from rich `Text` pieces, never from

@@ -256,7 +256,6 @@ class Voice:
                 return Malformed(kind, text)
         return None
 
-
     def with_seat(self, text: str, seat: int, only: set[str] | None = None) -> str | None:
         """The command sentence `text`, naming one seat, with that seat said as `seat` (in digits,
         which every language's patterns take): "i nominate player three" -> "i nominate player 7".

@@ -131,6 +131,9 @@ def outcome(heard, expected) -> str:
             "asked_again" if any(h.unsure for h in heard) else "not_heard")
 
 
+bench_outcome = outcome  # run_engine names its own tally "outcome"
+
+
 def narration_start_ms(tmp: Path) -> float | None:
     """Request → first sample handed to PortAudio for a cached line (median of 20), plus the stream's output latency."""
     import threading
@@ -237,6 +240,9 @@ def run_engine(name: str, args) -> dict:
     seat_g, day_g = build_grammar(voice, "seat", upto=args.seats), build_grammar(voice, "day", upto=args.seats)
     seat_stream = engine.stream(None if baseline else seat_g)
     day_stream = seat_stream if baseline else engine.stream(day_g)
+    # what a game hears while a player answers "say the number again": a bare seat (mic.VoiceInput)
+    again_g = seat_g
+    again_stream = None if baseline else engine.stream(again_g)
     noise = read_wav(audio / "noise" / "kitchen.wav", rate)
     all_numbers = WORDS[1:] + ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
                                "eighteen", "nineteen", "twenty"]
@@ -273,6 +279,16 @@ def run_engine(name: str, args) -> dict:
     clips = digit_clips(audio, args.fsdd, args.half)
     if baseline:
         clips = clips[:: max(1, len(clips) // args.baseline_clips)]
+    # a player asked to say the seat again says it again: another recording of the same speaker
+    # saying the same digit (the next one in the list, round), where the speaker has one
+    same: dict[tuple[str, int], list[int]] = {}
+    for i, (d, _, speaker) in enumerate(clips):
+        same.setdefault((speaker, d), []).append(i)
+
+    def again_of(i: int) -> int | None:
+        d, _, speaker = clips[i]
+        others = same[(speaker, d)]
+        return None if len(others) < 2 else others[(others.index(i) + 1) % len(others)]
     result = {"engine": name, "half": args.half, "clips": len(clips), "seats": args.seats,
               "speakers": len({s for _, _, s in clips})}
     if hasattr(engine, "verifier"):  # PocketSphinx: who heard its seats again, if anyone
@@ -284,7 +300,9 @@ def run_engine(name: str, args) -> dict:
         conditions = []  # a Korean model hearing English digits: timing and memory only
     for label, db, snr in conditions:
         tally = {"right": 0, "not_heard": 0, "wrong_seat_accepted": 0, "asked_again": 0}
+        repeat = {"asked_again_with_a_repeat": 0, "right": 0, "wrong_seat_accepted": 0, "asked_again": 0, "not_heard": 0}
         per_speaker: dict[str, list[int]] = {}
+        repeated_right: dict[str, int] = {}  # seats heard right at the repeat, by speaker
         for i, (d, path, speaker) in enumerate(clips):
             x = at_level(read_wav(path, rate), db)
             padded = as_live(x, rate)
@@ -297,7 +315,15 @@ def run_engine(name: str, args) -> dict:
             outcome = "right" if ok else "not_heard" if not seats else "wrong_seat_accepted"
             tally[outcome] += 1
             # part of "not heard": a seat the two recognisers heard differently, answered "say it again"
-            tally["asked_again"] += any(h.unsure for h in heard)
+            asked = any(h.unsure for h in heard)
+            tally["asked_again"] += asked
+            j = again_of(i) if asked and not seats and snr is None and again_stream is not None else None
+            if j is not None:
+                answer = as_live(at_level(read_wav(clips[j][1], rate), db), rate)
+                repeat["asked_again_with_a_repeat"] += 1
+                judged = bench_outcome(hear(again_stream, again_g, voice, answer, rate=rate), Command("seat", d))
+                repeat["wrong_seat_accepted" if judged == "wrong" else judged] += 1
+                repeated_right[speaker] = repeated_right.get(speaker, 0) + (judged == "right")
             per_speaker.setdefault(speaker, [0, 0])
             per_speaker[speaker][0] += ok
             per_speaker[speaker][1] += 1
@@ -310,6 +336,16 @@ def run_engine(name: str, args) -> dict:
                 # no audio arrived meanwhile (an upper bound)
                 serial.append((h.end_of_audio_s - spoken) * 1000 + h.decode_ms)
         row = {k: round(v / len(clips), 4) for k, v in tally.items()}
+        if repeat["asked_again_with_a_repeat"]:
+            # how the table fares when the player, asked again, says the number once more
+            row["after_one_repeat"] = {
+                "asked_again_with_a_repeat": repeat["asked_again_with_a_repeat"],
+                "repeat": {k: repeat[k] for k in ("right", "wrong_seat_accepted", "asked_again", "not_heard")},
+                "right": round((tally["right"] + repeat["right"]) / len(clips), 4),
+                "wrong_seat_accepted": round((tally["wrong_seat_accepted"] + repeat["wrong_seat_accepted"]) / len(clips), 4),
+                "per_speaker": {s: round((r + repeated_right.get(s, 0)) / n, 3)
+                                for s, (r, n) in sorted(per_speaker.items()) if n >= 5},
+            }
         # a speaker with a handful of clips says little alone: the Speech Commands speakers with
         # fewer than 5 digits are pooled
         named = {s: v for s, v in per_speaker.items() if v[1] >= 5}
@@ -467,7 +503,11 @@ def main() -> None:
                             "recording); right: exactly the spoken seat heard; not heard: nothing; wrong seat accepted: "
                             "any other seat; asked again: part of not heard, a seat the digits-only recogniser heard otherwise "
                             "(the player is asked to say it again). per_speaker: [share right, clips]; Speech Commands speakers with fewer than "
-                            "5 digit clips are pooled as sc-others",
+                            "5 digit clips are pooled as sc-others. after_one_repeat (levels without noise): a clip asked "
+                            "again is answered by the same speaker's next recording of the same digit, at the same level, "
+                            "heard as a game hears the answer (a bare seat); right and "
+                            "wrong_seat_accepted are then of all clips, counting the answers; clips whose speaker has no "
+                            "other recording of that digit stay asked again",
                 "negatives": "commands heard by the day grammar in negatives-en (coffee orders full of numbers); "
                              "other_negatives: FSDD zeros and Speech Commands' other words; "
                              "seats_heard_by_seat_grammar: seat numbers taken from the same clips where a bare seat "

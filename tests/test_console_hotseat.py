@@ -7,6 +7,7 @@ reconfigured after the first read)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
@@ -30,16 +31,38 @@ engine = "none"
 """
 
 
-def read_until(fd: int, wanted: bytes, seen: bytearray, timeout: float = 60) -> bool:
+def read_until(fd: int, wanted: bytes, seen: bytearray, timeout: float = 60, times: int = 1) -> bool:
+    """Read the terminal into `seen` until `wanted` has been printed `times` times in all."""
     deadline = time.monotonic() + timeout
-    while wanted not in seen and time.monotonic() < deadline:
+    while seen.count(wanted) < times and time.monotonic() < deadline:
         ready, _, _ = select.select([fd], [], [], 0.2)
         if ready:
             try:
                 seen += os.read(fd, 65536)
             except OSError:
                 break
-    return wanted in seen
+    return seen.count(wanted) >= times
+
+
+@contextlib.contextmanager
+def play_on_a_terminal(tmp_path: Path, config: str):
+    """`narrator play --voice text` on a pseudo-terminal, as a table's laptop runs it: the process
+    and the terminal's end to type into and read from; whatever happens, both are gone after."""
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(config)
+    master, slave = pty.openpty()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120"}
+    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--voice", "text"],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
+    os.close(slave)
+    try:
+        yield play, master
+    finally:
+        if play.poll() is None:
+            play.kill()
+            play.wait()
+        os.close(master)
 
 
 # the prompts the players read are in the table's language (seat, then the line that hides the role)
@@ -50,16 +73,8 @@ PROMPTS = {"en": ("Seat {seat}: take the screen alone", "Press Enter to hide it"
 @pytest.mark.parametrize("lang", sorted(PROMPTS))
 def test_the_hot_seat_reveal_wipes_the_scrollback_and_the_console_answers_after_it(tmp_path, lang):
     look, hide, night = PROMPTS[lang]
-    cfg = tmp_path / "club.toml"
-    cfg.write_text(CONFIG.replace("{lang}", lang))
-    master, slave = pty.openpty()
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120"}
-    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--voice", "text"],
-                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
-    os.close(slave)
     seen = bytearray()
-    try:
+    with play_on_a_terminal(tmp_path, CONFIG.replace("{lang}", lang)) as (play, master):
         for seat in range(1, 11):
             assert read_until(master, look.format(seat=seat).encode(), seen), bytes(seen[-800:]).decode(errors="replace")
             os.write(master, b"\n")
@@ -77,8 +92,3 @@ def test_the_hot_seat_reveal_wipes_the_scrollback_and_the_console_answers_after_
         assert b"Traceback" not in seen
         os.write(master, b"quit\n")
         play.wait(timeout=30)
-    finally:
-        if play.poll() is None:
-            play.kill()
-            play.wait()
-        os.close(master)

@@ -10,13 +10,8 @@ by the night's own checks)."""
 from __future__ import annotations
 
 import os
-import pty
-import select
-import subprocess
-import sys
-import time
 
-from test_console_hotseat import ERASE_SCROLLBACK, ROOT, read_until
+from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, read_until
 
 CONFIG = """variant = "classic"
 language = "en"
@@ -38,30 +33,14 @@ SHERIFF_WAKES = b"The Sheriff wakes up and looks for the mafia."
 TIMER = "⏱".encode()
 
 
-def read_more(fd: int, seen: bytearray, marker: bytes, count: int, timeout: float = 30) -> bool:
+def read_more(fd: int, seen: bytearray, marker: bytes, count: int) -> bool:
     """Read until `marker` has been printed more than `count` times."""
-    deadline = time.monotonic() + timeout
-    while seen.count(marker) <= count and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            try:
-                seen += os.read(fd, 65536)
-            except OSError:
-                break
-    return seen.count(marker) > count
+    return read_until(fd, marker, seen, timeout=30, times=count + 1)
 
 
 def test_whoever_wakes_next_sees_nothing_of_the_step_before(tmp_path):
-    cfg = tmp_path / "club.toml"
-    cfg.write_text(CONFIG)
-    master, slave = pty.openpty()
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120"}
-    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--voice", "text"],
-                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
-    os.close(slave)
     seen = bytearray()
-    try:
+    with play_on_a_terminal(tmp_path, CONFIG) as (play, master):
         # night zero's meetings and day 1's ten speeches, each ended by the host, and no vote
         assert read_more(master, seen, TIMER, 0), bytes(seen[-800:]).decode(errors="replace")  # the Don's step
         for _ in range(40):
@@ -95,11 +74,6 @@ def test_whoever_wakes_next_sees_nothing_of_the_step_before(tmp_path):
         assert b"Traceback" not in seen
         os.write(master, b"quit\n")
         play.wait(timeout=30)
-    finally:
-        if play.poll() is None:
-            play.kill()
-            play.wait()
-        os.close(master)
 
 
 def test_with_phones_the_night_steps_leave_the_join_codes_on_the_screen():

@@ -19,14 +19,13 @@ from dataclasses import dataclass, field
 from .. import language
 from ..language import Voice, expand_pattern
 
-# "again": the day's commands and a bare seat, while a player asked for a doubted seat answers it
-PHASES = ("day", "seat", "again")
+PHASES = ("day", "seat")
 SLOT = re.compile(r"\{(\w+)\}")
 
 
 @dataclass
 class Grammar:
-    name: str  # "day", "seat" or "again"
+    name: str  # "day" or "seat"
     lang: str
     kinds: tuple[str, ...]
     templates: list[str]  # sentences with {seat} slots
@@ -113,8 +112,7 @@ def build_grammar(voice: Voice, phase: str = "day", upto: int = 20) -> Grammar:
     if phase not in PHASES:
         raise ValueError(f"unknown grammar {phase!r}; one of {', '.join(PHASES)}")
     # read at call time: the game core decides which commands the day knows
-    kinds = {"day": tuple(sorted(language.DAY_COMMANDS)), "seat": ("seat",),
-             "again": tuple(sorted(language.DAY_COMMANDS)) + ("seat",)}[phase]
+    kinds = tuple(sorted(language.DAY_COMMANDS)) if phase == "day" else ("seat",)
     templates: set[str] = set()
     patterns: list[str] = []
     for kind in kinds:

@@ -24,8 +24,9 @@ from .grammar import build_grammar
 from .models import model_dir_of
 
 LISTEN_STATES = ("speeches", "tie_speeches", "last_words")
-# after "Which seat was that? Say the number again." a bare number completes the command, for this
-# long of the player's floor (the narrator's own line not counted); then only whole commands again
+# after "Which seat was that? Say the number again." the number alone completes the command: for
+# this long of the player's floor (the narrator's own line not counted) only a seat number is
+# listened for, then the day's commands again
 AGAIN_SECONDS = 8.0
 
 
@@ -62,9 +63,9 @@ class VoiceInput:
                 self._muted = True
             return
         self._muted = False
-        if self._asked is not None and not self.listener.in_speech:
+        if self._asked is not None:
             self._asked_left -= len(block) / self.engine.sample_rate
-            if self._asked_left <= 0 or self.live.game.floor != self._asked[1]:
+            if (self._asked_left <= 0 or self.live.game.floor != self._asked[1]) and not self.listener.in_speech:
                 self._listen_for(None)
         self.listener.feed(block)
 
@@ -72,7 +73,10 @@ class VoiceInput:
         """Hear a bare seat number too (the answer to "say the number again"), or whole commands only."""
         self._asked, self._asked_left = asked, AGAIN_SECONDS
         if asked is not None and self._again is None:
-            again = build_grammar(self.voice, "again", upto=self._upto)
+            # the bare seat numbers only: with the day's commands beside them, a third of the
+            # calibration speakers' answers were forced into a "thank you" or "cancel" and
+            # rejected by the gate (right 16 of 29 answers against 18-20 with seats alone)
+            again = build_grammar(self.voice, "seat", upto=self._upto)
             self._again = (self.engine.stream(again), again)
         # only ever between utterances (a closed one, or none under way): the stream of the other
         # grammar holds nothing yet, and the room's noise floor carries over
