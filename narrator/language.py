@@ -235,20 +235,10 @@ class Voice:
             return None
         if only is None:
             only = DAY_COMMANDS
-        for kind, rx, slots in self._matchers:
-            if kind not in only:
-                continue
-            m = rx.match(norm)
-            if not m:
-                continue
-            values = {}
-            for slot in slots:
-                n = self.to_number(m.group(slot))
-                if n is None:
-                    break
-                values[slot] = n
-            else:
-                return Command(kind, seat=values.get("seat"), by=values.get("by"))
+        found = self._command_match(norm, only)
+        if found is not None:
+            kind, _, values = found
+            return Command(kind, seat=values.get("seat"), by=values.get("by"))
         for kind, words in self.hints.items():
             if kind not in only:
                 continue
@@ -261,11 +251,24 @@ class Voice:
         which every language's patterns take): "i nominate player three" -> "i nominate player 7".
         None when `text` is not such a sentence."""
         norm = _normalise(text)
-        only = DAY_COMMANDS if only is None else only
+        found = self._command_match(norm, DAY_COMMANDS if only is None else only)
+        if found is None or set(found[2]) != {"seat"}:
+            return None
+        m = found[1]
+        return norm[:m.start("seat")] + str(seat) + norm[m.end("seat"):]
+
+    def _command_match(self, norm: str, only) -> tuple[str, re.Match, dict[str, int]] | None:
+        """The command pattern a normalised sentence is: its kind, the match, and the number in
+        each slot (the first pattern, longest first, whose slots all hold numbers)."""
         for kind, rx, slots in self._matchers:
-            m = rx.match(norm) if kind in only and slots == ["seat"] else None
-            if m and self.to_number(m.group("seat")) is not None:
-                return norm[:m.start("seat")] + str(seat) + norm[m.end("seat"):]
+            if kind not in only:
+                continue
+            m = rx.match(norm)
+            if not m:
+                continue
+            values = {slot: self.to_number(m.group(slot)) for slot in slots}
+            if None not in values.values():
+                return kind, m, values
         return None
 
 

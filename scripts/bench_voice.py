@@ -131,8 +131,6 @@ def outcome(heard, expected) -> str:
             "asked_again" if any(h.unsure for h in heard) else "not_heard")
 
 
-bench_outcome = outcome  # run_engine names its own tally "outcome"
-
 
 def narration_start_ms(tmp: Path) -> float | None:
     """Request → first sample handed to PortAudio for a cached line (median of 20), plus the stream's output latency."""
@@ -240,9 +238,6 @@ def run_engine(name: str, args) -> dict:
     seat_g, day_g = build_grammar(voice, "seat", upto=args.seats), build_grammar(voice, "day", upto=args.seats)
     seat_stream = engine.stream(None if baseline else seat_g)
     day_stream = seat_stream if baseline else engine.stream(day_g)
-    # what a game hears while a player answers "say the number again": a bare seat (mic.VoiceInput)
-    again_g = seat_g
-    again_stream = None if baseline else engine.stream(again_g)
     noise = read_wav(audio / "noise" / "kitchen.wav", rate)
     all_numbers = WORDS[1:] + ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
                                "eighteen", "nineteen", "twenty"]
@@ -312,16 +307,16 @@ def run_engine(name: str, args) -> dict:
             heard = [h for h, _ in timed]
             seats = seats_of(heard)
             ok = seats == [d]
-            outcome = "right" if ok else "not_heard" if not seats else "wrong_seat_accepted"
-            tally[outcome] += 1
+            tally["right" if ok else "not_heard" if not seats else "wrong_seat_accepted"] += 1
             # part of "not heard": a seat the two recognisers heard differently, answered "say it again"
             asked = any(h.unsure for h in heard)
             tally["asked_again"] += asked
-            j = again_of(i) if asked and not seats and snr is None and again_stream is not None else None
+            j = again_of(i) if asked and not seats and snr is None and not baseline else None
             if j is not None:
+                # heard as a game hears the answer: a bare seat (mic.VoiceInput)
                 answer = as_live(at_level(read_wav(clips[j][1], rate), db), rate)
                 repeat["asked_again_with_a_repeat"] += 1
-                judged = bench_outcome(hear(again_stream, again_g, voice, answer, rate=rate), Command("seat", d))
+                judged = outcome(listen(seat_stream, seat_g, answer), Command("seat", d))
                 repeat["wrong_seat_accepted" if judged == "wrong" else judged] += 1
                 repeated_right[speaker] = repeated_right.get(speaker, 0) + (judged == "right")
             per_speaker.setdefault(speaker, [0, 0])

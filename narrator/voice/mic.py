@@ -70,7 +70,7 @@ class VoiceInput:
         self.listener.feed(block)
 
     def _listen_for(self, asked: tuple[str, object] | None) -> None:
-        """Hear a bare seat number too (the answer to "say the number again"), or whole commands only."""
+        """Hear only a bare seat number (the answer to "say the number again"), or the day's commands again."""
         self._asked, self._asked_left = asked, AGAIN_SECONDS
         if asked is not None and self._again is None:
             # the bare seat numbers only: with the day's commands beside them, a third of the
@@ -103,8 +103,6 @@ class VoiceInput:
                 return
             heard = replace(heard, text=text, command=self.voice.parse(text, only=self._day[1].only))
             cmd = heard.command
-        elif isinstance(cmd, Command) and self._asked is not None:
-            self._listen_for(None)  # the player said the whole command again instead
         if not isinstance(cmd, Command):
             return  # ordinary talk, or a half command: never guessed into one
         now = time.monotonic()
