@@ -62,20 +62,24 @@ def wait_for_events(journal: Path, n: int, timeout: float = 30) -> None:
     raise AssertionError(f"the journal never reached {n} events")
 
 
-@pytest.mark.parametrize("cut", [5, 31, 57])
-def test_kill_9_then_resume_loses_nothing_and_applies_nothing_twice(cut, tmp_path):
+def killed_after(cut: int, tmp_path: Path) -> tuple[Path, list[str]]:
+    """A real `narrator play` that took the first `cut` typed lines, then died of kill -9: its journal and the lines."""
     cfg = tmp_path / "club.toml"
     cfg.write_text(CONFIG)
     journal = tmp_path / "journal.jsonl"
     lines = typed_lines()
-
     play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
     play.stdin.write("\n".join(lines[:cut]) + "\n")
     play.stdin.flush()
     wait_for_events(journal, cut + 1)             # the deal and every typed input
     play.send_signal(signal.SIGKILL)
     play.wait(timeout=10)
+    return journal, lines
 
+
+@pytest.mark.parametrize("cut", [5, 31, 57])
+def test_kill_9_then_resume_loses_nothing_and_applies_nothing_twice(cut, tmp_path):
+    journal, lines = killed_after(cut, tmp_path)
     resume = start(["resume", "--journal", str(journal)], tmp_path)
     out, err = resume.communicate("\n".join(lines[cut:]) + "\n", timeout=60)
     assert resume.returncode == 0, err
@@ -84,7 +88,7 @@ def test_kill_9_then_resume_loses_nothing_and_applies_nothing_twice(cut, tmp_pat
     contents = read(journal)
     assert contents.finished and not contents.torn
     assert len(contents.events) == len(lines) + 1     # nothing lost, nothing applied twice
-    session = Session(load_config(cfg), fixed_night_steps=True)
+    session = Session(load_config(tmp_path / "club.toml"), fixed_night_steps=True)
     session.start()
     for ev in contents.events:
         session.feed(ev)
@@ -122,17 +126,7 @@ def load_config_text():
     (7, ["Player 4, you have"]),
 ])
 def test_a_resumed_game_says_again_where_it_stopped(cut, opening, tmp_path):
-    cfg = tmp_path / "club.toml"
-    cfg.write_text(CONFIG)
-    journal = tmp_path / "journal.jsonl"
-    lines = typed_lines()
-    play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
-    play.stdin.write("\n".join(lines[:cut]) + "\n")
-    play.stdin.flush()
-    wait_for_events(journal, cut + 1)
-    play.send_signal(signal.SIGKILL)
-    play.wait(timeout=10)
-
+    journal, _ = killed_after(cut, tmp_path)
     resume = start(["resume", "--journal", str(journal)], tmp_path)
     out, err = resume.communicate("quit\n", timeout=60)
     keypad = load_voice("en").render("keypad_masking", {})  # how the keypad is used: shown on every start
