@@ -539,7 +539,6 @@ def cmd_resume(args) -> int:
         err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
     live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
     console.print(f"[dim]resumed {len(events)} events from {_lit(jpath)}[/]")
-    console.print(f"» {_lit(live.voice.render('resuming', {}))}")
     console.print(f"[dim]waiting for: {_lit(live.session.awaiting_text())}[/]")
     return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
 

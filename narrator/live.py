@@ -105,27 +105,35 @@ class LiveSession:
 
     # ------------------------------------------------------------------ running
     def start_effects(self, replayed: list[Event] | None = None) -> list[Effect]:
-        """Start the game, or rebuild it from journaled events (resume); returns what to show now:
-        the running phase's timer, and the private lines told since it started, to their seats
-        again — a crash may have come between the journal and the screen, and the step they
-        belong to (his step, his phone) is the one still running."""
+        """Start the game, or rebuild it from journaled events (resume); returns what to show now.
+        On a resume: "The game goes on where it stopped.", the lines that opened the running
+        phase ("The Sheriff wakes up…", "Player 3, you have a minute.") said again — the table
+        stopped in the middle of it and must hear where it is — then its timer, and the private
+        lines told since it started, to their seats again: a crash may have come between the
+        journal and the screen, and the step they belong to (his step, his phone) is the one
+        still running. The lines said again are public lines (a night step's are the same
+        whoever is awake or alive), so saying them again tells nobody anything new."""
         effects = self.session.start()
         if not replayed:
             return effects
         last_timer = None
         told: list[Tell] = []
+        opening: list[Say] = []  # the public lines of the moment the running phase began
         for ev in replayed:
-            for e in self.session.feed(ev):
+            batch = self.session.feed(ev)
+            for i, e in enumerate(batch):
                 if isinstance(e, Timer):
                     last_timer = e
+                    opening = [s for s in batch[:i] if isinstance(s, Say)]
                     told = []
                 elif isinstance(e, Tell):
                     told.append(e)
                     self.told_tonight.append(e)
                 elif isinstance(e, Record) and e.entry.get("type") == "phase" and e.entry.get("phase") in ("night", "day"):
                     self.told_tonight = []
-        first: list[Effect] = [last_timer] if last_timer and last_timer.name else []
-        return first + told
+        if not (last_timer and last_timer.name):
+            return [Say("resuming", {})]
+        return [Say("resuming", {}), *opening, last_timer, *told]
 
     def attach(self) -> None:
         """Bind to the running loop so adapters can submit before `run` starts."""

@@ -16,6 +16,7 @@ import pytest
 
 from narrator.config import load_config
 from narrator.journal import Journal, read
+from narrator.language import load_voice
 from narrator.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,20 +62,24 @@ def wait_for_events(journal: Path, n: int, timeout: float = 30) -> None:
     raise AssertionError(f"the journal never reached {n} events")
 
 
-@pytest.mark.parametrize("cut", [5, 31, 57])
-def test_kill_9_then_resume_loses_nothing_and_applies_nothing_twice(cut, tmp_path):
+def killed_after(cut: int, tmp_path: Path) -> tuple[Path, list[str]]:
+    """A real `narrator play` that took the first `cut` typed lines, then died of kill -9: its journal and the lines."""
     cfg = tmp_path / "club.toml"
     cfg.write_text(CONFIG)
     journal = tmp_path / "journal.jsonl"
     lines = typed_lines()
-
     play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
     play.stdin.write("\n".join(lines[:cut]) + "\n")
     play.stdin.flush()
     wait_for_events(journal, cut + 1)             # the deal and every typed input
     play.send_signal(signal.SIGKILL)
     play.wait(timeout=10)
+    return journal, lines
 
+
+@pytest.mark.parametrize("cut", [5, 31, 57])
+def test_kill_9_then_resume_loses_nothing_and_applies_nothing_twice(cut, tmp_path):
+    journal, lines = killed_after(cut, tmp_path)
     resume = start(["resume", "--journal", str(journal)], tmp_path)
     out, err = resume.communicate("\n".join(lines[cut:]) + "\n", timeout=60)
     assert resume.returncode == 0, err
@@ -83,7 +88,7 @@ def test_kill_9_then_resume_loses_nothing_and_applies_nothing_twice(cut, tmp_pat
     contents = read(journal)
     assert contents.finished and not contents.torn
     assert len(contents.events) == len(lines) + 1     # nothing lost, nothing applied twice
-    session = Session(load_config(cfg), fixed_night_steps=True)
+    session = Session(load_config(tmp_path / "club.toml"), fixed_night_steps=True)
     session.start()
     for ev in contents.events:
         session.feed(ev)
@@ -112,3 +117,21 @@ def load_config_text():
     from narrator.config import parse_config
 
     return parse_config(CONFIG, "club.toml")
+
+
+@pytest.mark.parametrize("cut,opening", [
+    # stopped while the Sheriff looks for the mafia (night 1): the table hears which step runs
+    (30, ["The Don falls asleep.", "The Sheriff wakes up and looks for the mafia."]),
+    # stopped in the middle of player 4's speech (day 1)
+    (7, ["Player 4, you have"]),
+])
+def test_a_resumed_game_says_again_where_it_stopped(cut, opening, tmp_path):
+    journal, _ = killed_after(cut, tmp_path)
+    resume = start(["resume", "--journal", str(journal)], tmp_path)
+    out, err = resume.communicate("quit\n", timeout=60)
+    keypad = load_voice("en").render("keypad_masking", {})  # how the keypad is used: shown on every start
+    said = [l[2:] for l in out.splitlines() if l.startswith("» ") and not keypad.startswith(l[2:].strip())]
+    # first that the game goes on, then the lines that opened the running step, said again (public
+    # lines: a night step's are the same whoever is awake or alive), and nothing else
+    assert said[0] == "The game goes on where it stopped."
+    assert len(said) == 1 + len(opening) and all(s.startswith(o) for s, o in zip(said[1:], opening)), said
