@@ -131,9 +131,8 @@ class LiveSession:
                     self.told_tonight.append(e)
                 elif isinstance(e, Record) and e.entry.get("type") == "phase" and e.entry.get("phase") in ("night", "day"):
                     self.told_tonight = []
-        if not (last_timer and last_timer.name):
-            return [Say("resuming", {})]
-        return [Say("resuming", {}), *opening, last_timer, *told]
+        running = [*opening, last_timer] if last_timer and last_timer.name else []
+        return [Say("resuming", {}), *running, *told]
 
     def attach(self) -> None:
         """Bind to the running loop so adapters can submit before `run` starts."""

@@ -131,7 +131,6 @@ def outcome(heard, expected) -> str:
             "asked_again" if any(h.unsure for h in heard) else "not_heard")
 
 
-
 def narration_start_ms(tmp: Path) -> float | None:
     """Request → first sample handed to PortAudio for a cached line (median of 20), plus the stream's output latency."""
     import threading
@@ -496,8 +495,8 @@ def main() -> None:
                 "accuracy": "seat grammar (--expect seat) of the table's seats, single real spoken digits 1-9 (FSDD sample + "
                             "Speech Commands) of the speakers of `half`, each replayed at every level (dB relative to the "
                             "recording); right: exactly the spoken seat heard; not heard: nothing; wrong seat accepted: "
-                            "any other seat; asked again: part of not heard, a seat the digits-only recogniser heard otherwise "
-                            "(the player is asked to say it again). per_speaker: [share right, clips]; Speech Commands speakers with fewer than "
+                            "any other seat; asked again: part of not heard, a seat the second recogniser (Whisper, or without "
+                            "it the digits-only model) heard otherwise or doubted (the player is asked to say it again). per_speaker: [share right, clips]; Speech Commands speakers with fewer than "
                             "5 digit clips are pooled as sc-others. after_one_repeat (levels without noise): a clip asked "
                             "again is answered by the same speaker's next recording of the same digit, at the same level, "
                             "heard as a game hears the answer (a bare seat); right and "

@@ -182,7 +182,7 @@ class SphinxStream(Stream):
         self._audio: list[bytes] = []
         self._size = 0
         self._decoded: tuple[int, str] | None = None  # (bytes decoded, hypothesis)
-        self._last_reading = None  # (words, samples, Whisper's reading) of the utterance so far
+        self._last_reading = None  # (words read along, or None for a seat read alone; samples; what Whisper read) of the utterance so far
 
     def accept(self, pcm: bytes) -> None:
         self._audio.append(pcm)
@@ -291,33 +291,29 @@ class SphinxStream(Stream):
                                              self.numbers), text
 
     def _read(self, x: np.ndarray, peak: float, words: list[str]):
-        """Whisper's reading of `words` in the utterance `x`; None if it failed on it. The looks at a
-        pause and the closing decode add only the pause: while PocketSphinx hears the same words,
-        a reading made of them stands (it was ~40 ms a look)."""
-        last = self._last_reading
-        if last is not None and last[0] == words and (
-                len(x) == last[1] or self.leveller.peak_dbfs(x[last[1]:]) < peak - PHANTOM_DB):
-            return last[2]
-        try:
-            reading = self.engine.judge.listen(self.leveller.gained(x, peak), words, self.numbers, asked=self.bare)
-        except Exception:  # noqa: BLE001 - Whisper failing on one utterance leaves PocketSphinx's words, not a crash
-            reading = None
-        self._last_reading = (words[:], len(x), reading)
-        return reading
+        """Whisper's reading of `words` in the utterance `x`; None if it failed on it."""
+        return self._kept(words[:], x, peak,
+                          lambda g: self.engine.judge.listen(g, words, self.numbers, asked=self.bare))
 
     def _read_alone(self, x: np.ndarray, peak: float):
-        """Whisper's seat at the start of the utterance `x`, read without PocketSphinx's words;
-        None if it failed. Kept while only pause is added, as `_read` does."""
+        """Whisper's seat at the start of the utterance `x`, read without PocketSphinx's words; None if it failed."""
+        return self._kept(None, x, peak, lambda g: self.engine.judge.seat_alone(g, self.numbers))
+
+    def _kept(self, key, x: np.ndarray, peak: float, read):
+        """What Whisper `read` of the utterance `x` (levelled), under `key` (the words it read along,
+        or None for a seat read alone). The looks at a pause and the closing decode add only the
+        pause: while PocketSphinx hears the same words, a reading made of them stands (it was ~40
+        ms a look)."""
         last = self._last_reading
-        if last is not None and last[0] is None and (
+        if last is not None and last[0] == key and (
                 len(x) == last[1] or self.leveller.peak_dbfs(x[last[1]:]) < peak - PHANTOM_DB):
             return last[2]
         try:
-            seat = self.engine.judge.seat_alone(self.leveller.gained(x, peak), self.numbers)
-        except Exception:  # noqa: BLE001 - Whisper failing on one utterance is a seat not heard, not a crash
-            seat = None
-        self._last_reading = (None, len(x), seat)
-        return seat
+            result = read(self.leveller.gained(x, peak))
+        except Exception:  # noqa: BLE001 - Whisper failing on one utterance is a seat not confirmed, not a crash
+            result = None
+        self._last_reading = (key, len(x), result)
+        return result
 
     def reset(self) -> None:
         self._audio = []
