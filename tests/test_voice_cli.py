@@ -159,3 +159,21 @@ def test_listen_refuses_a_seat_count_no_table_has(capsys, tmp_path):
     code, lines, err = run(capsys, "listen", "--wav", str(clip), "--engine", "sphinx", "--seats", "25")
     assert code != 0 and lines == []
     assert "--seats 25" in err
+
+
+def test_listen_hears_the_number_alone_after_say_the_number_again(capsys, tmp_path):
+    """As in a game: a nomination whose seat the recognisers doubt prints the request to say the
+    number again, and the number said next completes it; said after the 8 s of the answer, it is
+    no command."""
+    from test_voice_play import unsure_nomination
+
+    from narrator.voice.again import AGAIN_SECONDS
+
+    need_module("faster_whisper", "pip install -e .[speech]")
+    three = np.concatenate([espeak("three", "en-us", tmp_path), silence(1)])
+    doubted = np.concatenate([silence(0.5), unsure_nomination(tmp_path)])
+    answered = wav(tmp_path, np.concatenate([doubted, three]), "answered.wav")
+    late = wav(tmp_path, np.concatenate([doubted, silence(AGAIN_SECONDS), three]), "late.wav")
+    asked = {"command": None, "say_again": True}
+    assert run(capsys, "listen", "--wav", str(answered), "--engine", "sphinx")[1] == [asked, {"command": "nominate", "seat": 3}]
+    assert run(capsys, "listen", "--wav", str(late), "--engine", "sphinx")[1] == [asked]

@@ -173,7 +173,7 @@ def test_asked_for_the_seat_again_the_player_says_the_number_alone(sphinx, tmp_p
     starts, and with it how the doubted seat is heard.)"""
     from test_voice_play import unsure_nomination
 
-    from narrator.voice.mic import AGAIN_SECONDS
+    from narrator.voice.again import AGAIN_SECONDS
 
     need_module("faster_whisper", "pip install -e .[speech]")
     doubted = np.concatenate([silence(0.5), unsure_nomination(tmp_path)])

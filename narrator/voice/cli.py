@@ -130,6 +130,7 @@ def command_json(cmd) -> dict:
 
 def cmd_listen(args) -> int:
     from ..language import Command, load_voice
+    from .again import SeatAskedAgain
     from .endpoint import Listener, as_live
     from .engines import open_engine
     from .grammar import build_grammar
@@ -151,13 +152,26 @@ def cmd_listen(args) -> int:
         grammar = build_grammar(voice, args.expect, upto=seats)
 
         def heard(h):
-            if isinstance(h.command, Command):
-                print(json.dumps(command_json(h.command), ensure_ascii=False), flush=True)
-            elif h.unsure:
-                # a command whose seat the two recognisers heard differently: a game asks again
+            if h.unsure:
+                # a command whose seat the two recognisers heard differently: as in a game, the
+                # number alone said next completes it
                 print(json.dumps({"command": None, "say_again": True}), flush=True)
+                if again is not None:
+                    again.doubted(h)
+                return
+            if again is not None and isinstance(h.command, Command) and h.command.kind == "seat":
+                h = again.answer(h)
+            if h is not None and isinstance(h.command, Command):
+                print(json.dumps(command_json(h.command), ensure_ascii=False), flush=True)
 
         listener = Listener(engine.stream(grammar), grammar, voice, engine.sample_rate, heard)
+        again = SeatAskedAgain(listener, engine, voice, seats) if args.expect == "day" else None
+
+        def feed(block):
+            if again is not None:
+                again.elapse(len(block) / engine.sample_rate)
+            listener.feed(block)
+
         if args.wav:
             from .audio import read_wav
 
@@ -166,16 +180,18 @@ def cmd_listen(args) -> int:
             except (OSError, ValueError) as exc:
                 return _fail(f"cannot read {args.wav}: {exc}")
             # heard as live audio is: the quiet of the room before it, a pause after it (the
-            # benchmark hears its clips the same way)
-            listener.feed(as_live(samples, engine.sample_rate))
+            # benchmark hears its clips the same way), in the microphone's blocks
+            audio, block = as_live(samples, engine.sample_rate), engine.sample_rate // 50
+            for at in range(0, len(audio), block):
+                feed(audio[at:at + block])
             listener.flush()
             return 0
-        return _listen_microphone(listener, engine, config, args.seconds)
+        return _listen_microphone(feed, listener, engine, config, args.seconds)
     except VoiceError as exc:
         return _fail(str(exc))
 
 
-def _listen_microphone(listener, engine, config, seconds: float) -> int:
+def _listen_microphone(feed, listener, engine, config, seconds: float) -> int:
     from .audio import resolve_device
 
     import sounddevice as sd
@@ -189,7 +205,7 @@ def _listen_microphone(listener, engine, config, seconds: float) -> int:
             fed = 0
             while not done.is_set():
                 block, _ = stream.read(rate // 50)
-                listener.feed(block[:, 0])
+                feed(block[:, 0])
                 fed += len(block)
                 if seconds and fed >= seconds * rate:
                     break

@@ -11,11 +11,11 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from dataclasses import replace
 
 import numpy as np
 
 from ..language import Command, load_voice
+from .again import SeatAskedAgain
 from .audio import FALLBACK, resolve_device
 from .endpoint import Endpointing, Heard, Listener
 from .engines import Engine, open_engine
@@ -24,10 +24,6 @@ from .grammar import build_grammar
 from .models import model_dir_of
 
 LISTEN_STATES = ("speeches", "tie_speeches", "last_words")
-# after "Which seat was that? Say the number again." the number alone completes the command: for
-# this long of the player's floor (the narrator's own line not counted) only a seat number is
-# listened for, then the day's commands again
-AGAIN_SECONDS = 8.0
 
 
 class VoiceInput:
@@ -40,13 +36,8 @@ class VoiceInput:
         upto = max(live.config.seats, 10)
         grammar = build_grammar(self.voice, "day", upto=upto)
         self.listener = Listener(engine.stream(grammar), grammar, self.voice, engine.sample_rate, self._heard, endpointing)
-        self._day = (self.listener.stream, grammar)
-        self._again: tuple | None = None  # made when first needed (only a doubted seat needs it)
-        self._upto = upto
-        # the command whose seat is asked for again (its words as heard), the floor it was said
-        # on, and how many seconds of that floor are left to answer it with a bare number
-        self._asked: tuple[str, object] | None = None
-        self._asked_left = 0.0
+        # "say the number again": the number alone completes the doubted command
+        self.again = SeatAskedAgain(self.listener, engine, self.voice, upto)
         self.cancel_seconds = cancel_seconds
         self._last_nomination: float | None = None
         self._muted = True
@@ -63,45 +54,22 @@ class VoiceInput:
                 self._muted = True
             return
         self._muted = False
-        if self._asked is not None:
-            self._asked_left -= len(block) / self.engine.sample_rate
-            if (self._asked_left <= 0 or self.live.game.floor != self._asked[1]) and not self.listener.in_speech:
-                self._listen_for(None)
+        self.again.elapse(len(block) / self.engine.sample_rate, self.live.game.floor)
         self.listener.feed(block)
-
-    def _listen_for(self, asked: tuple[str, object] | None) -> None:
-        """Hear only a bare seat number (the answer to "say the number again"), or the day's commands again."""
-        self._asked, self._asked_left = asked, AGAIN_SECONDS
-        if asked is not None and self._again is None:
-            # the bare seat numbers only: with the day's commands beside them, a third of the
-            # calibration speakers' answers were forced into a "thank you" or "cancel" and
-            # rejected by the gate (right 16 of 29 answers against 18-20 with seats alone)
-            again = build_grammar(self.voice, "seat", upto=self._upto)
-            self._again = (self.engine.stream(again), again)
-        # only ever between utterances (a closed one, or none under way): the stream of the other
-        # grammar holds nothing yet, and the room's noise floor carries over
-        self.listener.stream, self.listener.grammar = self._again if asked is not None else self._day
 
     def _heard(self, heard: Heard) -> None:
         cmd = heard.command
         if heard.unsure:
             # a whole command, but the two recognisers heard different seats in it: nothing is
-            # taken, and the player hears at once that the seat must be said again. Saying the
-            # number alone then completes it; a command naming two seats is said again whole
-            doubted = self.voice.with_seat(heard.text, 0, self._day[1].only)
-            if doubted is not None:
-                self._listen_for((heard.text, self.live.game.floor))
+            # taken, and the player hears at once that the seat must be said again
+            self.again.doubted(heard, self.live.game.floor)
             self.unsure.append(heard)
             self.live.submit_answer("say_seat_again")
             return
         if isinstance(cmd, Command) and cmd.kind == "seat":
-            if self._asked is None:
-                return  # a number alone is no command of the day
-            text = self.voice.with_seat(self._asked[0], cmd.seat, self._day[1].only)
-            self._listen_for(None)
-            if text is None:
-                return
-            heard = replace(heard, text=text, command=self.voice.parse(text, only=self._day[1].only))
+            heard = self.again.answer(heard)
+            if heard is None:
+                return  # a number alone, asked for by nobody, is no command of the day
             cmd = heard.command
         if not isinstance(cmd, Command):
             return  # ordinary talk, or a half command: never guessed into one
