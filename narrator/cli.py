@@ -209,7 +209,8 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
             # the table must know the narrator is deaf: say so, in its own language, after the welcome
             from .flow.effects import Say
 
-            first = list(first) + [Say("no_recognition", {"language": live.voice.name})]
+            # where nominations can be made instead: the host screen has them, the phones do not
+            first = list(first) + [Say("no_recognition_host" if handles else "no_recognition", {})]
     if live.config.section("input")["console"]:
         on_start = None
         if handles:

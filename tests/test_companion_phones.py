@@ -106,6 +106,31 @@ def test_day_votes_on_the_phones_follow_the_core_rules():
     asyncio.run(main())
 
 
+def test_a_double_tap_on_a_vote_is_answered_as_the_vote_that_counts():
+    """In a 5-second vote a voter who taps twice must still see that his vote is in: the same
+    choice again is answered as the first tap was, and counted once; another choice is refused
+    under the vote that stands."""
+    async def main():
+        async with Table(config("[companion]\nvotes = true\n")) as t:
+            phones = await t.join_all()
+            await t.to_first_day()
+            t.live.submit_event(Nominate(7))
+            t.live.submit_event(EndSpeech())
+            t.live.submit_event(Nominate(8))
+            await t.end_speeches()
+            await until(lambda: phones[1].screen["state"] == "voting")
+            first = await phones[1].tap(7)
+            again = await phones[1].tap(7)
+            assert first["ok"] and again["ok"] and again["text"] == first["text"]
+            other = await phones[1].tap(8)
+            assert not other["ok"] and other["text"].startswith(first["text"] + "\n") and "already voted" in other["text"]
+            t.live.fire()
+            await t.settle()
+            assert [v for v in t.recorded("vote", "voter", "seat") if v[0] == 1] == [(1, 7)]
+
+    asyncio.run(main())
+
+
 def test_without_phone_votes_a_tap_in_the_day_is_refused():
     async def main():
         async with Table(config()) as t:

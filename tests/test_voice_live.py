@@ -196,3 +196,29 @@ def test_asked_for_the_seat_again_the_player_says_the_number_alone(sphinx, tmp_p
     assert live.answers == ["say_seat_again"] and live.sentences == []
     live = player(doubted, three, floor_then=4)  # the next speaker's "three"
     assert live.answers == ["say_seat_again"] and live.sentences == []
+
+
+@pytest.mark.parametrize("phones", [False, True])
+def test_a_narrator_that_cannot_hear_the_table_says_where_nominations_are_made(tmp_path, phones):
+    """A Hungarian table has no speech model: the narrator says so, in Hungarian, and names where
+    nominations go — the console, and the host screen when the companion runs (the phones have no
+    nominate button)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(f'variant = "classic"\nlanguage = "hu"\n[dealing]\nseed = 2\n[input]\nengine = "auto"\n'
+                   f'[companion]\nhost = "127.0.0.1"\nport = {port}\n', encoding="utf-8")
+    env = {**os.environ, "NARRATOR_MODELS": str(tmp_path / "no-models")}
+    run = subprocess.run([sys.executable, "-m", "narrator.cli", "play", "--voice", "text", "--config", str(cfg),
+                          "--journal", str(tmp_path / "j.jsonl")] + (["--companion"] if phones else []),
+                         input="\n" * 11 + "status\nquit\n", capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    assert "Traceback" not in run.stdout + run.stderr
+    said = " ".join(run.stdout.split())  # as one line, however the console wrapped it
+    console_only = "Ezen a gépen nem értem a magyar beszédet: a jelöléseket a konzolon kell begépelni."
+    host_too = "a konzolon kell begépelni, vagy a mesélő képernyőjén megadni."
+    assert (host_too in said) == phones
+    assert (console_only in said) != phones
+    assert "telefon" not in said.split("nem értem")[1].split("»")[0]

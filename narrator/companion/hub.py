@@ -138,7 +138,8 @@ class Hub:
         self.hosts: set[Conn] = set()
         self.last_n: dict[int, int] = {s: 0 for s in seats}
         self.notes: dict[int, dict] = {}  # the last private line of each seat since dusk, for reconnects
-        self._standing: dict[int, tuple[int, str]] = {}  # seat -> (epoch, its answer that stands this step)
+        # seat -> (epoch, its answer that stands this step or ballot, the (target, answer) it answered)
+        self._standing: dict[int, tuple[int, str, tuple]] = {}
         for t in getattr(live, "told_tonight", ()):  # a resumed night: each phone gets its own line back
             self.notes[t.seat] = {"t": "note", "ok": True, "text": live.voice.render(t.line, t.args)}
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
@@ -706,6 +707,7 @@ class Hub:
             return self.refuse(reason, seat)
         self.last_n[seat] = n
         night = self.game.state == "night"
+        vote = False  # a day vote on the phones: its answer stands for the ballot, as a night's for its step
         future = loop.create_future()
         sent: Pending | None = None
         if reason is not None:
@@ -732,7 +734,14 @@ class Hub:
                 self.refuse("dead seat", seat)
                 future.set_result([(False, self.live.voice.render("reject_seat_out", {"seat": seat}))])
             else:
-                sent = self._submit(Tap(seat, target, answer), future)
+                vote = True
+                standing = self._standing.get(seat)
+                if standing is not None and standing[0] == self.epoch and standing[2] == (target, answer):
+                    # a double tap on the vote that is in: answered as the first was (a voter must
+                    # see that his vote counts, not "already voted"), and the core never hears it
+                    future.set_result([(True, standing[1])])
+                else:
+                    sent = self._submit(Tap(seat, target, answer), future)
         else:
             self.refuse("nothing to tap", seat)
             future.set_result([(False, self.live.voice.render("reject_tap_now", {}))])
@@ -748,16 +757,20 @@ class Hub:
         ok = all(a[0] for a in answers)
         text = " ".join(a[1] for a in answers) or self._line("companion_tap_taken", "Your tap is in.")
         standing = self._standing.get(seat)
-        if night and answers and not ok and standing is not None and standing[0] == self.epoch:
-            # a refused re-tap (a second check, a change the rules forbid) never hides the answer
-            # that still stands: the check result or the choice stays on screen, the refusal after it
+        kept = night or vote
+        if kept and answers and not ok and standing is not None and standing[0] == self.epoch:
+            # a refused re-tap (a second check, a change the rules forbid, a second vote) never hides
+            # the answer that still stands: the check result, the choice or the vote stays on
+            # screen, the refusal after it
             text = standing[1] + "\n" + text  # the answer on its own line, the refusal under it
         # the screen this tap was made on: a page drops an answer for any other screen
         frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": epoch if _is_int(epoch) else self.epoch}
-        if night and answers and not (not ok and standing is not None and standing[0] == self.epoch):
-            self.notes[seat] = {"t": "note", "ok": ok, "text": text, "epoch": frame["epoch"]}
+        # (a vote taken has no line of its own: its "tap is in" is the answer that stands)
+        if kept and (answers or vote) and not (not ok and standing is not None and standing[0] == self.epoch):
+            if night:
+                self.notes[seat] = {"t": "note", "ok": ok, "text": text, "epoch": frame["epoch"]}
             if ok:
-                self._standing[seat] = (self.epoch, text)
+                self._standing[seat] = (self.epoch, text, (target, answer))
         self._send(seat, frame, delay=loop.time() - arrived)
 
     def _allowance(self, conn: Conn, now: float) -> bool:
