@@ -327,6 +327,8 @@ def cmd_play(args) -> int:
     except JournalError as exc:
         _journal_failed(exc, "the game cannot start")
         return 2
+    # a journal outside the games folder is noted there: after a crash, `narrator resume` alone finds it
+    journals.remember(jpath)
     live = LiveSession(cfg, journal)
     live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, companion)
     first = live.start_effects()

@@ -40,6 +40,37 @@ def default_path() -> Path:
     return state_dir() / "journal.jsonl"
 
 
+def elsewhere_list() -> Path:
+    """The journals of games played outside the games folder (a --journal, or the config's
+    [journal] path), one path a line, so that `narrator resume` finds them after a crash too."""
+    return state_dir() / "elsewhere.txt"
+
+
+def _elsewhere() -> list[Path]:
+    try:
+        text = elsewhere_list().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [Path(line) for line in text.splitlines() if line.strip()]
+
+
+def remember(path: Path) -> None:
+    """Note a game's journal that lies outside the games folder. The list keeps only journals that
+    still hold an unfinished game. A state folder that cannot be written costs only this: the game
+    is played as ever, and `narrator resume --journal` still finds it."""
+    path = path.expanduser().absolute()
+    if path.parent == games_dir().absolute() or path == default_path().absolute():
+        return
+    kept = [p for p in _elsewhere() if p != path and p.exists() and not _ends_finished(p)]
+    try:
+        elsewhere_list().parent.mkdir(parents=True, exist_ok=True)
+        tmp = elsewhere_list().with_suffix(".tmp")
+        tmp.write_text("".join(f"{p}\n" for p in kept + [path]), encoding="utf-8")
+        os.replace(tmp, elsewhere_list())
+    except OSError:
+        pass
+
+
 def new_game_path() -> Path:
     stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
     d = games_dir()
@@ -390,10 +421,13 @@ class Found:
 
 
 def unfinished_games() -> list[Found]:
-    """Every journal under the state dir not yet finished (damaged ones too), newest last."""
+    """Every journal under the state dir, or played elsewhere and noted there, not yet finished
+    (damaged ones too), newest last."""
     candidates = sorted(games_dir().glob("*.jsonl")) if games_dir().is_dir() else []
     if default_path().exists():
         candidates.append(default_path())
+    # and the games played elsewhere (the config's [journal] path, a --journal)
+    candidates += [p for p in dict.fromkeys(_elsewhere()) if p.exists() and p not in candidates]
     found = []
     for p in candidates:
         if _ends_finished(p):

@@ -12,6 +12,13 @@ from narrator.session import Session
 STANDARD_DEAL = "1=sheriff 2=don 3=mafia 4=mafia"
 
 
+@pytest.fixture(autouse=True)
+def _own_state_folder(monkeypatch, tmp_path_factory):
+    """Each test's games folder and list of journals played elsewhere are its own (and never the
+    user's): `narrator play` notes every journal it writes, and `play`/`resume` look there."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
 def config_text(lang: str = "en", rules: dict | None = None, timers: dict | None = None, extra: str = "",
                 variant: str = "classic", seats: int | None = None, roles: dict | None = None) -> str:
     text = f'variant = "{variant}"\nlanguage = "{lang}"\n'

@@ -135,3 +135,26 @@ def test_a_resumed_game_says_again_where_it_stopped(cut, opening, tmp_path):
     # lines: a night step's are the same whoever is awake or alive), and nothing else
     assert said[0] == "The game goes on where it stopped."
     assert len(said) == 1 + len(opening) and all(s.startswith(o) for s, o in zip(said[1:], opening)), said
+
+
+def test_after_a_crash_resume_alone_finds_the_game_the_config_journals_elsewhere(tmp_path):
+    """A club keeps its journal where its config says ([journal] path). After a kill -9 the
+    operator types just `narrator resume`: it is that game which goes on, not an older one left
+    unfinished in the games folder."""
+    (tmp_path / "club.toml").write_text(CONFIG)
+    stale = start(["play", "--config", str(tmp_path / "club.toml"), "--no-reveal", "--new"], tmp_path)
+    stale.communicate("quit\n", timeout=60)  # an unfinished game in the games folder, played first
+    cfg = tmp_path / "kept.toml"
+    cfg.write_text(CONFIG + f'[journal]\npath = "{tmp_path / "club-journal.jsonl"}"\n')
+    lines = typed_lines()
+    play = start(["play", "--config", str(cfg), "--no-reveal"], tmp_path)
+    play.stdin.write("\n".join(lines[:30]) + "\n")
+    play.stdin.flush()
+    wait_for_events(tmp_path / "club-journal.jsonl", 31)
+    play.send_signal(signal.SIGKILL)
+    play.wait(timeout=10)
+    resume = start(["resume"], tmp_path)
+    out, err = resume.communicate("\n".join(lines[30:]) + "\n", timeout=60)
+    assert resume.returncode == 0, err
+    assert "game over: town" in out
+    assert read(tmp_path / "club-journal.jsonl").finished
