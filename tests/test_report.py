@@ -312,3 +312,11 @@ def test_grundregeln_manner_of_death_is_told_in_the_tables_words(tmp_path):
              language="de")
     text = " ".join(render(read_game(f)) for f in sorted(tmp_path.glob("*.jsonl")))
     assert "wählt, wie das Opfer stirbt:" in text
+
+
+def test_a_night_reads_in_the_order_of_its_steps(tmp_path):
+    """Seed 004: the mafia shoot, then the Don looks for the Sheriff, then the Sheriff for the
+    mafia. The protocol resolves the shot at dawn; the page still tells it first."""
+    html = render(read_game(protocol_file(ROOT / "tests/transcripts/classic_en_town_wins.txt", tmp_path)))
+    night = " ".join(parse(html[html.index('id="night-1"'):].split("</section>", 1)[0]).text)
+    assert night.index("The mafia shoot") < night.index("checks") < night.index("checks", night.index("checks") + 1)

@@ -130,15 +130,24 @@ class Page:
     def night(self, p: Period) -> str:
         out = []
         deaths = 0
+        shots = [i for i in p.items if i["kind"] == "shot"]
+        drawn: list[dict] = []
         for item in p.items:
             k = item["kind"]
-            if k == "shot":
-                out.append(self.shot(item))
+            if k == "shot_fired":
+                # the protocol resolves a shot at dawn, after the night's checks; it is drawn where its
+                # first aim was taken, so the night reads in the order of its steps (the shot, then
+                # the Don, then the Sheriff)
+                shot = next((s for s in shots if item["by"] in s["shooters"] and not any(s is d for d in drawn)), None)
+                if shot is not None:
+                    drawn.append(shot)
+                    out.append(self.shot(shot))
+            elif k == "shot":
+                if not any(item is d for d in drawn):  # nobody aimed: drawn at dawn, where it was resolved
+                    out.append(self.shot(item))
             elif k == "eliminated":
                 deaths += 1
                 out.append(self.eliminated(item))
-            elif k == "shot_fired":
-                continue  # drawn with the shot they make up
             else:
                 out.append(self.event(item))
         dead = {i["seat"] for i in p.items if i["kind"] == "eliminated"}
