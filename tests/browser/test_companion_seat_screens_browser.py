@@ -1,0 +1,142 @@
+"""What a phone shows about its own seat, in real headless Chromium at 360×740 (a play-tester's
+ten phones):
+
+- a page pushed off its seat by a second tab of the same phone (day 2 vote, seat 9) keeps nothing
+  of the old screen (no buttons, no running countdown) and offers a button to use the seat on this
+  screen again; it never takes the seat back by itself, not even when its tab comes to the front;
+- a dead seat during another player's last words reads the table's phase line as every phone does,
+  and apart from it, as its own standing, that it is out of the game;
+- a reload mid-check brings back the check result and the highlighted seat, on that phone only,
+  and a sleeping phone's reload brings back its own cover tap the same way;
+- a second phone opening a taken seat link is told so once, below the header.
+
+Screenshots go to $NARRATOR_SHOTS (default: a temporary folder).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
+from narrator.config import parse_config
+from narrator.flow.events import EndSpeech, Nominate
+from chromium import expect, launched, need_browser
+
+SMALL = {"width": 360, "height": 740}
+SHOTS = Path(os.environ.get("NARRATOR_SHOTS") or tempfile.mkdtemp(prefix="narrator-seats-"))
+DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
+
+
+def config(lang: str = "en"):
+    return parse_config(CLASSIC_DEAL.replace('language = "en"', f'language = "{lang}"') + "[companion]\nvotes = true\n")
+
+
+async def shot(page, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    await page.screenshot(path=str(path))
+    return path
+
+
+async def data(page, key: str) -> str:
+    return await page.evaluate(f"() => document.body.dataset.{key} || ''")
+
+
+async def buttons(page) -> list[str]:
+    return await page.evaluate("() => Array.from(document.querySelectorAll('#grid button')).map(b => b.dataset.choice)")
+
+
+async def chosen(page) -> list[str]:
+    return await page.evaluate("() => Array.from(document.querySelectorAll('#grid button.chosen')).map(b => b.dataset.choice)")
+
+
+async def tap(page, choice) -> str:
+    acks = int(await data(page, "acks") or 0)
+    await page.locator(f'#grid button[data-choice="{choice}"]').click()
+    await page.wait_for_function(f"() => Number(document.body.dataset.acks || 0) > {acks}", timeout=10_000)
+    return await page.locator("#result").inner_text()
+
+
+async def seated(t: Table, browser, in_browser) -> tuple[dict, dict]:
+    """Browser pages for the seats `in_browser`, protocol phones for the rest; all joined."""
+    hub = t.companion.hub
+    base = f"http://127.0.0.1:{t.companion.port}"
+    pages = {s: await (await browser.new_context(viewport=SMALL)).new_page() for s in in_browser}
+    await asyncio.gather(*(pages[s].goto(f"{base}/#{hub.seat_tokens[s]}") for s in pages))
+    for s, page in pages.items():
+        await expect(page.locator("#seat")).to_have_text(hub.word("seat", seat=s))
+    others = {s: Phone(t.ws_url, hub.seat_tokens[s]) for s in range(1, 11) if s not in pages}
+    await asyncio.gather(*(p.join() for p in others.values()))
+    t.phones = others  # closed with the table
+    return pages, others
+
+
+async def night(t: Table, taps: dict[str, dict[int, int]], phones: dict) -> None:
+    """Sleep through a night; in the named steps the given protocol phones tap."""
+    game = t.live.game
+    while game.state == "night":
+        step = game.step.name if game.step is not None else None
+        await asyncio.gather(*(phones[s].tap(x) for s, x in taps.get(step, {}).items()))
+        t.live.fire()
+        await t.settle()
+
+
+async def day_to_vote(t: Table, nominees=(7, 8)) -> None:
+    for seat in nominees:
+        t.live.submit_event(Nominate(seat))
+        t.live.submit_event(EndSpeech())
+        await t.settle()
+    await t.end_speeches()
+    await until(lambda: t.live.game.state == "voting", what="the vote")
+
+
+def test_a_reload_mid_check_brings_back_the_result_and_the_checked_seat_on_that_phone_only():
+    need_browser()
+
+    async def main():
+        async with Table(config()) as t, launched() as browser:
+            hub, game = t.companion.hub, t.live.game
+            pages, others = await seated(t, browser, (SHERIFF, 5))
+            await t.to_night_one()
+            while game.step.name != "sheriff_checks":
+                t.live.fire()
+                await t.settle()
+            sheriff, sleeper = pages[SHERIFF], pages[5]
+            for p in (sheriff, sleeper):
+                await p.wait_for_function("() => document.body.dataset.step === 'sheriff_checks'")
+            result = await tap(sheriff, DON)
+            assert result == t.live.voice.render("check_mafia", {"seat": DON})
+            cover = await tap(sleeper, 6)
+            assert await chosen(sheriff) == [str(DON)] and await chosen(sleeper) == ["6"]
+            await shot(sheriff, "check-before-reload")
+            watcher = others[7]
+            frames_before = len(watcher.frames)
+
+            for p in (sheriff, sleeper):
+                await p.reload()
+                await p.wait_for_function("() => document.querySelector('#grid button.chosen')")
+            assert await chosen(sheriff) == [str(DON)]
+            assert await sheriff.locator("#result").inner_text() == result
+            assert await chosen(sleeper) == ["6"], "a sleeper's reload looks like the checker's"
+            assert await sleeper.locator("#result").inner_text() == cover
+            assert len(watcher.frames) == frames_before, "the other phones get nothing from a reload"
+            path = await shot(sheriff, "check-after-reload")
+            print("screenshot:", path)
+
+            # the next step starts clean: no highlight carried over
+            t.live.fire()
+            await t.settle()
+            await sheriff.wait_for_function("() => document.body.dataset.step !== 'sheriff_checks'")
+            await sheriff.reload()
+            await sheriff.wait_for_function("() => document.body.dataset.epoch")
+            await asyncio.sleep(0.3)
+            assert await chosen(sheriff) == []
+
+    asyncio.run(main())
+
+
