@@ -95,6 +95,47 @@ async def day_to_vote(t: Table, nominees=(7, 8)) -> None:
     await until(lambda: t.live.game.state == "voting", what="the vote")
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_dead_seat_reads_another_players_last_words_apart_from_its_own_standing(lang):
+    need_browser()
+
+    async def main():
+        async with Table(config(lang)) as t, launched() as browser:
+            hub, game = t.companion.hub, t.live.game
+            word = hub.word
+            pages, others = await seated(t, browser, (5, 9))
+            await t.to_night_one()
+            await night(t, {"mafia_shoots": {s: 9 for s in MAFIA}}, others)
+            assert 9 not in game.alive
+            await t.end_speeches(("last_words",))
+            await day_to_vote(t)
+            await asyncio.gather(*(others[s].tap(7) for s in game.alive if s in others))
+            await tap(pages[5], 7)
+            await until(lambda: game.state == "last_words" and game.speaker == 7, what="7's last words")
+            phase = word("speaking", phase=word("state_last_words"), seat=7)
+            for s in (5, 9):
+                await expect(pages[s].locator("#phase-text")).to_have_text(phase)
+            dead, alive = pages[9], pages[5]
+            await expect(dead.get_by_test_id("own")).to_have_text(word("you_out"))
+            await expect(dead.get_by_test_id("own")).to_be_visible()
+            await expect(alive.get_by_test_id("own")).to_be_hidden()
+            # its own line, not part of the phase line, and above it where the eye starts
+            own = await dead.get_by_test_id("own").bounding_box()
+            line = await dead.locator("#phase-text").bounding_box()
+            assert own["y"] + own["height"] <= line["y"]
+            assert word("you_out") not in await dead.locator("#phase").inner_text()
+            assert await dead.evaluate("() => document.documentElement.scrollWidth") <= SMALL["width"]
+            path = await shot(dead, f"dead-seat-during-last-words-{lang}")
+            print("screenshot:", path)
+            # at night the dead seat's page looks like every other page
+            await t.end_speeches(("last_words",))
+            await until(lambda: game.state == "night")
+            await dead.wait_for_function("() => document.body.dataset.state === 'night'")
+            await expect(dead.get_by_test_id("own")).to_be_hidden()
+
+    asyncio.run(main())
+
+
 def test_a_reload_mid_check_brings_back_the_result_and_the_checked_seat_on_that_phone_only():
     need_browser()
 
