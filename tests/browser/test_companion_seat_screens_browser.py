@@ -95,6 +95,75 @@ async def day_to_vote(t: Table, nominees=(7, 8)) -> None:
     await until(lambda: t.live.game.state == "voting", what="the vote")
 
 
+def test_a_page_pushed_off_its_seat_keeps_nothing_stale_and_takes_the_seat_back_on_a_tap():
+    need_browser()
+
+    async def main():
+        async with Table(config()) as t, launched() as browser:
+            hub, game = t.companion.hub, t.live.game
+            word = hub.word
+            pages, others = await seated(t, browser, (9,))
+            first = pages[9]
+            await t.to_night_one()
+            await night(t, {}, others)          # nobody shoots: everybody sees day 2
+            await t.end_speeches(("last_words",))
+            await day_to_vote(t)
+            assert game.day == 2 and 9 in game.alive
+            await first.wait_for_function("() => document.body.dataset.state === 'voting'")
+            assert await buttons(first) == ["7", "8"]
+            await first.wait_for_function("() => Number(document.body.dataset.left) > 0")
+
+            # a second tab of the same phone (the same device key) opens the seat: the newest wins
+            second = await first.context.new_page()
+            await second.goto(f"http://127.0.0.1:{t.companion.port}/")
+            await expect(second.locator("#seat")).to_have_text(word("seat", seat=9))
+            await expect(first.locator("#notice-text")).to_have_text(word("seat_elsewhere"))
+            await expect(first.get_by_test_id("retake")).to_have_text(word("seat_use_here"))
+            await expect(first.get_by_test_id("retake")).to_be_visible()
+            assert await buttons(first) == [], "no button of the old vote is left to tap"
+            assert await first.locator("#timer").inner_text() == ""
+            await asyncio.sleep(1.2)
+            assert await data(first, "left") in ("", "0"), "no countdown runs on a page without a seat"
+            for hidden in ("#phase", "#table", "#caption", "#reveal", "#result"):
+                assert not await first.locator(hidden).is_visible(), hidden
+            text = await first.evaluate("() => document.body.innerText")
+            assert text.count(word("seat_elsewhere")) == 1 and word("state_voting") not in text
+            path = await shot(first, "pushed-off-by-a-second-tab")
+            print("screenshot:", path)
+
+            # the second tab votes, then closes; coming back to the first tab does not take the seat
+            assert await tap(second, 7) == hub._line("companion_tap_taken", "")
+            await second.close()
+            await until(lambda: 9 not in hub.phones, what="the second tab gone")
+            await first.bring_to_front()
+            await first.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+            await asyncio.sleep(0.8)
+            assert 9 not in hub.phones, "a signed-off page never takes the seat by itself"
+
+            # the button takes it back: the vote screen again, with the vote this phone gave
+            await first.get_by_test_id("retake").click()
+            await expect(first.locator("#status")).to_have_text(word("connected"))
+            await expect(first.get_by_test_id("notice")).to_be_hidden()
+            await first.wait_for_function("() => document.body.dataset.state === 'voting'")
+            assert await buttons(first) == ["7", "8"]
+            await first.wait_for_function("() => document.querySelector('#grid button.chosen')")
+            assert await chosen(first) == ["7"]
+            await first.wait_for_function("() => Number(document.body.dataset.left) > 0")
+            path = await shot(first, "seat-taken-back")
+            print("screenshot:", path)
+
+            # a third tab takes it once more, and the two settle: nobody chases anybody
+            third = await first.context.new_page()
+            await third.goto(f"http://127.0.0.1:{t.companion.port}/")
+            await expect(first.get_by_test_id("retake")).to_be_visible()
+            conn = hub.phones[9]
+            await asyncio.sleep(1.0)
+            assert hub.phones[9] is conn and not conn.closed
+            await expect(third.locator("#status")).to_have_text(word("connected"))
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_a_dead_seat_reads_another_players_last_words_apart_from_its_own_standing(lang):
     need_browser()
@@ -181,3 +250,29 @@ def test_a_reload_mid_check_brings_back_the_result_and_the_checked_seat_on_that_
     asyncio.run(main())
 
 
+def test_a_taken_seat_link_on_a_second_phone_is_said_once_below_the_header():
+    need_browser()
+
+    async def main():
+        async with Table(config()) as t, launched() as browser:
+            hub = t.companion.hub
+            pages, _ = await seated(t, browser, (7,))
+            thief = await (await browser.new_context(viewport=SMALL)).new_page()
+            await thief.goto(f"http://127.0.0.1:{t.companion.port}/#{hub.seat_tokens[7]}")
+            notice = thief.get_by_test_id("notice")
+            await expect(thief.locator("#notice-text")).to_have_text(hub.word("seat_taken"))
+            await asyncio.sleep(0.5)  # the closing after the refusal has come too
+            text = await thief.evaluate("() => document.body.innerText")
+            assert text.count(hub.word("seat_taken")) == 1, text
+            assert await thief.locator("#status").inner_text() == ""
+            assert not await thief.get_by_test_id("retake").is_visible()
+            assert not await thief.locator("#reveal").is_visible()
+            header = await thief.locator("header").bounding_box()
+            box = await notice.bounding_box()
+            assert box["y"] >= header["y"] + header["height"], "below the header, not squeezed beside it"
+            assert box["width"] > SMALL["width"] * 0.8
+            path = await shot(thief, "taken-link-refused")
+            print("screenshot:", path)
+            await expect(pages[7].locator("#status")).to_have_text(hub.word("connected"))
+
+    asyncio.run(main())
