@@ -247,3 +247,52 @@ def test_a_hungariq_night_with_the_inspector_and_the_name_reading_vote_looks_the
                     assert not any(x.startswith(("No:", "Yes:")) for x in private_texts(p)), seat
 
     asyncio.run(main())
+
+
+def test_a_reload_mid_step_gives_each_phone_its_own_choice_back_and_every_phone_the_same_frames():
+    """The checker and a sleeper reload after tapping: each gets its own answer and its own chosen
+    seat back, in frames of the same types and sizes; the other phones get nothing meanwhile."""
+    from narrator.companion.testing import Phone
+
+    async def main():
+        async with Table(config()) as t:
+            phones = await t.join_all()
+            await to_first_real_night(t)
+            live = t.live
+            while live.game.step.name != "sheriff_checks":
+                live.fire()
+                await t.settle()
+            checked = await phones[SHERIFF].tap(DON)
+            covered = await phones[5].tap(6)
+            assert checked["ok"] and covered["ok"]
+            untapped = 7  # this one tapped nothing in the step
+            heard = {s: len(p.frames) for s, p in phones.items()}
+            back = {}
+            for s in (SHERIFF, 5, untapped):
+                await phones[s].close()
+                back[s] = Phone(t.ws_url, "")
+                back[s].key, back[s].n = phones[s].key, phones[s].n
+                await back[s].join()
+                await until(lambda s=s: any(f["t"] == "note" for _, f, _ in back[s].frames), what="the note")
+            await t.settle()
+            shapes = {s: [(f["t"], size) for _, f, size in p.frames] for s, p in back.items()}
+            assert shapes[SHERIFF] == shapes[5] == shapes[untapped]
+            notes = {s: next(f for _, f, _ in p.frames if f["t"] == "note") for s, p in back.items()}
+            assert (notes[SHERIFF]["text"], notes[SHERIFF]["chosen"]) == (checked["text"], str(DON))
+            assert (notes[5]["text"], notes[5]["chosen"]) == (covered["text"], "6")
+            assert (notes[untapped]["text"], notes[untapped]["chosen"]) == ("", None)
+            assert all(len(p.frames) == heard[s] for s, p in phones.items() if s not in back)
+            # the next step: nothing chosen yet, for anybody
+            live.fire()
+            await t.settle()
+            again = Phone(t.ws_url, "")
+            again.key, again.n = back[SHERIFF].key, back[SHERIFF].n
+            await back[SHERIFF].close()
+            await again.join()
+            await until(lambda: any(f["t"] == "note" for _, f, _ in again.frames), what="the note")
+            note = next(f for _, f, _ in again.frames if f["t"] == "note")
+            assert (note["text"], note["chosen"]) == ("", None)
+            for p in list(back.values())[1:] + [again]:
+                await p.close()
+
+    asyncio.run(main())

@@ -140,6 +140,8 @@ class Hub:
         self.notes: dict[int, dict] = {}  # the last private line of each seat since dusk, for reconnects
         # seat -> (epoch, its answer that stands this step or ballot, the (target, answer) it answered)
         self._standing: dict[int, tuple[int, str, tuple]] = {}
+        # seat -> (epoch, the button its last accepted tap chose): a reloaded page marks it again
+        self._chosen: dict[int, tuple[int, str]] = {}
         for t in getattr(live, "told_tonight", ()):  # a resumed night: each phone gets its own line back
             self.notes[t.seat] = {"t": "note", "ok": True, "text": live.voice.render(t.line, t.args)}
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
@@ -514,10 +516,10 @@ class Hub:
             for seat, text, ok in private:
                 for s in self.seats():
                     if s == seat:
-                        frame = {"t": "note", "ok": ok, "text": text, "epoch": self.epoch}
+                        frame = {"t": "note", "ok": ok, "text": text, "epoch": self.epoch, "chosen": None}
                         self.notes[s] = frame
                     else:
-                        frame = {"t": "note", "ok": True, "text": "", "epoch": self.epoch}
+                        frame = {"t": "note", "ok": True, "text": "", "epoch": self.epoch, "chosen": None}
                     self._send(s, frame)
         if self._dirty:
             self._dirty = False
@@ -569,6 +571,9 @@ class Hub:
         note = self.notes.get(seat)
         if note is None or note.get("epoch") != self.epoch or self.game.state != "night":
             note = {"t": "note", "ok": True, "text": "", "epoch": self.epoch}
+        chosen = self._chosen.get(seat)
+        # the button this seat chose on this screen, marked again on its own page (None on all others)
+        note = dict(note, chosen=chosen[1] if chosen is not None and chosen[0] == self.epoch else None)
         conn.send(pad(note))
         if len(self.phones) == self.config.seats:
             self.table_ready.set()
@@ -765,12 +770,16 @@ class Hub:
             text = standing[1] + "\n" + text  # the answer on its own line, the refusal under it
         # the screen this tap was made on: a page drops an answer for any other screen
         frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": epoch if _is_int(epoch) else self.epoch}
-        # (a vote taken has no line of its own: its "tap is in" is the answer that stands)
-        if kept and (answers or vote) and not (not ok and standing is not None and standing[0] == self.epoch):
+        # (a vote taken has no line of its own: its "tap is in" is the answer that stands; nor has a
+        # tap at night the core never heard, and it comes back after a reload like an awake seat's)
+        if kept and (answers or vote or night) and not (not ok and standing is not None and standing[0] == self.epoch):
             if night:
                 self.notes[seat] = {"t": "note", "ok": ok, "text": text, "epoch": frame["epoch"]}
             if ok:
                 self._standing[seat] = (self.epoch, text, (target, answer))
+        if ok and reason is None:
+            # every accepted tap, awake or asleep: a reload must not tell a sleeper from a checker
+            self._chosen[seat] = (frame["epoch"], _choice(target, answer))
         self._send(seat, frame, delay=loop.time() - arrived)
 
     def _allowance(self, conn: Conn, now: float) -> bool:
@@ -867,6 +876,15 @@ class Hub:
         for conn in list(self.hosts):
             conn.send(json.dumps(frame, ensure_ascii=False))
         self.closed.set()
+
+
+def _choice(target, answer) -> str | None:
+    """A tap's choice as the page names its button ("7", "yes")."""
+    if target is not None:
+        return str(target)
+    if answer is not None:
+        return "yes" if answer else "no"
+    return None
 
 
 def _is_int(v) -> bool:

@@ -81,7 +81,7 @@ def test_changed_shots_kept_checks_and_seats_that_stay_with_their_phone():
         # -------- a second phone opens seat 7's link (a photo of the card): refused, the owner stays
         thief = await phone_page(browser)
         await thief.goto(f"{base}/#{hub.seat_tokens[MOVED]}")
-        await expect(thief.locator("#status")).to_have_text("This seat is already taken on another phone; ask the host.")
+        await expect(thief.locator("#notice-text")).to_have_text("This seat is already taken on another phone; ask the host.")
         await shot(thief, "spent-link-refused")
         assert "Seat 7" not in await thief.locator("#seat").inner_text()
         await expect(pages[MOVED].locator("#status")).to_have_text("connected")
@@ -140,7 +140,8 @@ def test_changed_shots_kept_checks_and_seats_that_stay_with_their_phone():
         await host.get_by_test_id("reissue").click()
         await expect(host.locator("#reissued-qr svg")).to_be_visible()
         await shot(host, "host-reissued-seat-7")
-        await expect(pages[MOVED].locator("#status")).to_have_text("This seat is already taken on another phone; ask the host.")
+        await expect(pages[MOVED].locator("#notice-text")).to_have_text("This seat is already taken on another phone; ask the host.")
+        assert await pages[MOVED].locator("#grid button").count() == 0, "nothing of the old screen to tap"
         await shot(pages[MOVED], "old-phone-signed-off")
         assert old_key not in hub.device_keys.values()
         new_phone = await phone_page(browser)
@@ -150,7 +151,7 @@ def test_changed_shots_kept_checks_and_seats_that_stay_with_their_phone():
         await shot(new_phone, "new-phone-has-seat-7")
         # the old phone, reloaded, cannot take it back
         await pages[MOVED].reload()
-        await expect(pages[MOVED].locator("#status")).to_have_text("This seat is already taken on another phone; ask the host.")
+        await expect(pages[MOVED].locator("#notice-text")).to_have_text("This seat is already taken on another phone; ask the host.")
         for p in others.values():
             await p.close()
 
