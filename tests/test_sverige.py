@@ -3,7 +3,10 @@ the organisation rule, the avenger."""
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import Table
+from narrator.inputs import InputError
 from narrator.rules.variants import sverige_table
 
 DEAL = "1=mafia 2=mafia 3=mafia 4=doctor 5=sheriff"      # 12 players
@@ -38,10 +41,33 @@ def test_one_active_nominee_each_withdrawn_only_by_the_nominator():
 
 
 def test_a_nomination_must_say_who_nominates():
-    # anyone may speak, so a sentence without its speaker is not taken as a nomination
+    # anyone may speak, so a sentence without its speaker is not taken as a nomination: it is
+    # answered with what is missing, not with the sentence that was just said
     t = day_one()
-    assert t.do("say I'm submitting player number 7") == []
+    assert t.refused("say I'm submitting player number 7").line == "reject_need_nominator"
+    assert t.refused("say I'm revoking player number 7").line == "reject_need_nominator"
     assert t.refused("say three nominates three").line == "reject_self_nomination"   # "nominera andra spelare"
+
+
+def test_a_swedish_table_is_told_to_name_the_nominator():
+    t = day_one(lang="sv")
+    need = "Säg vem som nominerar: till exempel, tre nominerar sju."
+    for said in ("jag nominerar spelare nummer 4", "Jag nominerar sjuan", "jag avnominerar spelare 4"):
+        reject = t.refused(f"say {said}")
+        assert t.session.render(reject.line, reject.args) == need
+    with pytest.raises(InputError) as half:             # a nomination cut short is taught in its whole form
+        t.do("say 6 nominerar")
+    assert t.session.render(half.value.line, {}) == "Inte godkänt. Säg vem som nominerar vem: till exempel, tre nominerar sju."
+    batch = t.do("say 6 nominerar 7")
+    assert t.records("nomination", batch) == [{"type": "nomination", "by": 6, "seat": 7}]
+
+
+@pytest.mark.parametrize("lang, said", [("en", "I nominate player 4"), ("de", "Ich nominiere Spieler vier"),
+                                        ("ru", "Выставляю игрока номер четыре"), ("hu", "Jelölöm a négyes játékost"),
+                                        ("sv", "jag nominerar fyran")])
+def test_in_every_language_a_nomination_in_the_first_person_asks_for_the_nominator(lang, said):
+    t = day_one(lang=lang)
+    assert t.refused(f"say {said}").line == "reject_need_nominator"
 
 
 def _to_speeches(t: Table, *lines: str) -> None:
