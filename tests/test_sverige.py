@@ -109,6 +109,17 @@ def test_hands_on_now_late_hands_do_not_count_one_vote_a_day():
     assert t.eliminated() == [(7, "vote")]
 
 
+def test_a_hand_for_a_nominee_not_yet_called_is_early_and_told_so():
+    t = day_one(lang="sv")
+    _to_speeches(t, "say 3 nominerar 7", "say 4 nominerar 9", "say 5 nominerar 1")
+    t.do("say tack", "say tack", "say tack")
+    assert t.game.state == "hand_vote" and t.records("vote_open")[-1]["candidates"] == [7, 9, 1]
+    early = t.refused("tap 5 9")
+    assert early.line == "reject_not_called_yet"
+    assert t.session.render(early.line, early.args) == "Nu röstar vi på 7; rösta på 9 när 9 ropas upp."
+    t.do("timeout", "tap 5 9")                          # 9 is called: the same hand counts
+    assert t.records("vote")[-1] == {"type": "vote", "voter": 5, "seat": 9}
+
 def test_a_tie_is_revoted_among_the_tied_and_a_second_tie_hangs_nobody():
     t = day_one()
     _to_speeches(t, "say three nominates seven", "say four nominates eight")
