@@ -164,7 +164,12 @@ def test_with_the_avenger_the_mafia_win_only_after_a_night():
 def test_an_unwell_player_leaves_at_night_and_is_announced_as_shot():
     t = day_one()
     _to_speeches(t)
-    t.do("leave 12", "tap 1 9", "tap 2 8", "tap 3 9", "tap 4 1", "tap 5 1")   # the mafia disagree
+    # «signalera spelledaren under nattfasen»: the game master answers him alone, the table hears nothing
+    batch = t.do("leave 12")
+    assert t.said(batch) == [] and [(e.seat, e.line) for e in t.told(batch)] == [(12, "player_left_unwell")]
+    assert t.told(t.do("leave 12")) == t.told(batch)    # asked again, answered again, taken once
+    assert t.records("leaving") == [{"type": "leaving", "seat": 12}]
+    t.do("tap 1 9", "tap 2 8", "tap 3 9", "tap 4 1", "tap 5 1")   # the mafia disagree
     assert t.eliminated() == [(12, "left")]
     assert t.session.render("morning_deaths", {"seats": [12], "n": 1}) == "Player 12 died tonight."
     assert "morning_deaths" in t.said()

@@ -559,11 +559,13 @@ class BaseGame:
         seat = self._living_seat(ev.seat)
         if self.state != "night":
             raise Refused("reject_leave_now")
-        if seat in self.leaving:
-            return
-        # announced as shot in the morning (seed 000), so nobody learns it was not the mafia
-        self.leaving.append(seat)
-        self._record("leaving", seat=seat)
+        if seat not in self.leaving:
+            # announced as shot in the morning (seed 000), so nobody learns it was not the mafia
+            self.leaving.append(seat)
+            self._record("leaving", seat=seat)
+        # whoever typed it must know it was taken, but the sleeping table must not hear it: a
+        # private line, never spoken (seed 000: one signals the game master, not the table)
+        self._tell(seat, "player_left_unwell", seat=seat)
 
     # ------------------------------------------------------------------ eliminations and chains
     def _mark_dead(self, seats: list[int], cause: str | dict) -> None:
