@@ -70,7 +70,14 @@ def command_event(cmd: Command) -> Event:
 
 
 def sentence_event(text: str, voice: Voice, variant: str = "classic") -> Event | Talk:
-    parsed = voice.parse(text, only=DAY_COMMANDS.get(variant))
+    only = DAY_COMMANDS.get(variant)
+    parsed = voice.parse(text, only=only)
+    if only and "nominate_by" in only and not isinstance(parsed, Command):
+        # where anyone may nominate, "I nominate 4" lacks only its nominator: the core says so,
+        # rather than teaching the very sentence that was just said
+        mine = voice.parse(text, only={"nominate", "revoke"})
+        if isinstance(mine, Command):
+            return Nominate(mine.seat) if mine.kind == "nominate" else Revoke(mine.seat)
     if isinstance(parsed, Malformed):
         line = "not_understood_revoke" if parsed.kind in ("revoke", "withdraw_by") else "not_understood"
         raise InputError(f"not a valid {parsed.kind} sentence: {shown(text)}", line)

@@ -133,6 +133,11 @@ class Voice:
         # [lines.<variant>]: the words a variant's own host uses instead of the shared ones
         self.variant_lines: dict[str, dict] = {k: lines.pop(k) for k in VARIANT_NAMES if k in lines}
         self.lines: dict[str, str | dict[str, str]] = {**lines, **self.variant_lines.get(variant or "", {})}
+        # [spoken]: a line paced for the ear where that is not how it reads ("räcka. upp. sin
+        # hand. NU!" is a chant; written, its full stops are stray). A variant that words the line
+        # its own way has its own pacing, so the shared one is not used for it.
+        own = self.variant_lines.get(variant or "", {})
+        self.spoken: dict[str, str | dict[str, str]] = {k: v for k, v in data.get("spoken", {}).items() if k not in own}
         self.numbers: dict[int, list[str]] = {
             int(k): [_normalise(w) for w in v] for k, v in data.get("numbers", {}).items()
         }
@@ -145,11 +150,14 @@ class Voice:
         self._matchers = self._compile()
 
     # -- speaking ---------------------------------------------------------------------------
-    def render(self, line: str, args: dict | None = None) -> str:
+    def render(self, line: str, args: dict | None = None, spoken: bool = False) -> str:
+        """A line as it is written, or with `spoken` as the voice says it."""
         args = args or {}
         template = self.lines.get(line)
         if template is None:
             raise KeyError(f"{self.source}: no line {line!r}")
+        if spoken:
+            template = self.spoken.get(line, template)
         if isinstance(template, dict):
             template = template[plural_category(self.lang, int(args["n"]))]
         values = {k: self.duration(v) if k == "time" else self.menu(v) if k == "menu" else self._format_value(v)

@@ -107,6 +107,20 @@ def test_one_check_per_night_and_never_on_oneself():
     assert t.refused("tap 2 2").line == "reject_check_self"
 
 
+
+def test_after_the_one_check_a_tap_on_a_dead_seat_is_told_the_check_is_made():
+    # the Don is awake for the whole step (live play): his second tap, on seat 5 who fouled out,
+    # meets his check first — and only he is told
+    t = live_night_one(*["foul 5"] * 4)
+    t.do("tap 2 9", "tap 3 9", "tap 4 9", "timeout")
+    assert t.game.step.name == "don_checks"
+    t.do("tap 2 1")
+    again = t.refused("tap 2 5")
+    assert (again.line, again.seat) == ("reject_already_checked", 2)
+    assert t.records("check") == [{"type": "check", "by": 2, "seat": 1, "result": "sheriff"}]
+    assert t.session.render(again.line, again.args) == "One check per night; you have checked already."
+    assert t.refused("tap 1 5").line == "reject_not_awake"     # the Sheriff's check is still to come
+
 def test_a_sheriff_shot_tonight_still_checks_and_leaves_at_dawn():
     # seed 004 §4.5: the shot player leaves at the beginning of the next day
     t = night_one()

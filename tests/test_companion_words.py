@@ -72,6 +72,25 @@ def test_a_russian_table_gets_russian_pages_and_frames():
     assert "__WORDS__" not in phone + host and "Hold to see" not in phone
 
 
+
+def test_a_russian_phone_waits_for_the_mafia_meeting_in_the_genitive():
+    # «ждём» takes what is awaited in the genitive when it is an action: «ждём знакомства мафии»
+    async def mafia_meeting():
+        cfg = 'variant = "classic"\nlanguage = "ru"\n[dealing]\nroles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n'
+        async with Table(parse_config(cfg)) as t:
+            phones = await t.join_all()
+            t.deal()
+            await until(lambda: phones[5].screen["step"] == "don_meets")
+            t.live.fire()
+            await until(lambda: phones[5].screen["step"] == "mafia_meets")
+            return phones[5].screen
+
+    assert asyncio.run(mafia_meeting())["phase"] == "Ночь: ждём знакомства мафии. Все нажимают любой номер."
+    voice = load_voice("ru")
+    night = voice.phone["night"].format(step=voice.render("step_don_checks"))
+    assert night == "Ночь: ждём проверки Дона. Все нажимают любой номер."
+    assert voice.render("awaiting_night_step", {"step": "@step_mafia_shoots"}) == "Выстрела мафии (выбор или timeout)"
+
 def test_a_hungarian_table_gets_hungarian_pages_and_frames():
     cfg = 'variant = "hungariq"\nlanguage = "hu"\nseats = 10\n[dealing]\nroles = { 1 = "protected_mafia", 2 = "mafia", 3 = "mafia", 4 = "inspector" }\n'
     phone, host, screen = asyncio.run(pages_and_night(cfg))

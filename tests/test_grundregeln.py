@@ -58,6 +58,19 @@ def test_a_final_tie_is_decided_by_the_player_who_died_last():
     assert (4, "vote") in t.eliminated()
 
 
+def test_a_dead_decider_who_lets_the_time_run_out_lynches_nobody_and_is_named_for_it():
+    t = first_day(lang="de")
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 7, 7: 5})
+    t.do("say danke", "say danke")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4})
+    assert t.game.state == "tie_break"
+    t.do("timeout")                                 # seat 8 stays silent; seed 003 says no more
+    assert t.said()[-3:] == ["tie_decider_silent", "night_falls", "mafia_wakes_kill"] and not [d for d in t.eliminated() if d[1] == "vote"]
+    assert t.session.render("tie_decider_silent", {"seat": 8}) == (
+        "Spieler 8 hat nicht rechtzeitig entschieden: Niemand wird gelyncht.")
+
+
 def test_the_good_side_wins_when_nobody_evil_lives():
     t = first_day()
     for target in (1, 2):

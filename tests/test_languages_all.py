@@ -13,7 +13,7 @@ SAMPLE = {
     "seat": 7, "seats": [3, 7], "day": 2, "minutes": 10, "by": 3, "speaker": 3,
     "role": "@role_mafia", "step": "@step_mafia_kills", "manner": "@manner_1",
     "reason": "x", "don": 2, "sheriff": 1, "language": "Magyar", "time": 30,
-    "menu": ["@manner_1", "@manner_2"], "number": 1, "text": "x",
+    "menu": ["@manner_1", "@manner_2"], "number": 1, "text": "x", "later": 9,
 }
 SLOT = re.compile(r"\{(\w+)\}")
 
@@ -125,3 +125,19 @@ def test_speech_voice_and_name(lang):
     v = load_voice(lang)
     assert v.speech.get("espeak_voice") == lang
     assert v.name and v.name != lang
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_a_line_paced_for_the_ear_says_the_words_of_the_written_line(lang):
+    # [spoken] may only add pauses: the table reads what it hears
+    v = load_voice(lang)
+
+    def words(text: str) -> list[str]:
+        return re.findall(r"[^\W_]+|\{\w+\}", text.lower())
+
+    assert v.spoken, f"{lang}: the hand vote's chant has no spoken pacing"
+    for line, spoken in v.spoken.items():
+        assert line in v.lines, f"{lang}: [spoken] {line} paces no line"
+        assert words(spoken) == words(v.lines[line]) and spoken != v.lines[line], f"{lang}: {line}"
+        # and the written line has no full stop before a lower-case word, which only a voice needs
+        assert not any(m.group(1).islower() for m in re.finditer(r"\w\. (\w)", v.lines[line])), f"{lang}: {line}"

@@ -3,7 +3,10 @@ the organisation rule, the avenger."""
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import Table
+from narrator.inputs import InputError
 from narrator.rules.variants import sverige_table
 
 DEAL = "1=mafia 2=mafia 3=mafia 4=doctor 5=sheriff"      # 12 players
@@ -38,10 +41,33 @@ def test_one_active_nominee_each_withdrawn_only_by_the_nominator():
 
 
 def test_a_nomination_must_say_who_nominates():
-    # anyone may speak, so a sentence without its speaker is not taken as a nomination
+    # anyone may speak, so a sentence without its speaker is not taken as a nomination: it is
+    # answered with what is missing, not with the sentence that was just said
     t = day_one()
-    assert t.do("say I'm submitting player number 7") == []
+    assert t.refused("say I'm submitting player number 7").line == "reject_need_nominator"
+    assert t.refused("say I'm revoking player number 7").line == "reject_need_nominator"
     assert t.refused("say three nominates three").line == "reject_self_nomination"   # "nominera andra spelare"
+
+
+def test_a_swedish_table_is_told_to_name_the_nominator():
+    t = day_one(lang="sv")
+    need = "Säg vem som nominerar: till exempel, tre nominerar sju."
+    for said in ("jag nominerar spelare nummer 4", "Jag nominerar sjuan", "jag avnominerar spelare 4"):
+        reject = t.refused(f"say {said}")
+        assert t.session.render(reject.line, reject.args) == need
+    with pytest.raises(InputError) as half:             # a nomination cut short is taught in its whole form
+        t.do("say 6 nominerar")
+    assert t.session.render(half.value.line, {}) == "Inte godkänt. Säg vem som nominerar vem: till exempel, tre nominerar sju."
+    batch = t.do("say 6 nominerar 7")
+    assert t.records("nomination", batch) == [{"type": "nomination", "by": 6, "seat": 7}]
+
+
+@pytest.mark.parametrize("lang, said", [("en", "I nominate player 4"), ("de", "Ich nominiere Spieler vier"),
+                                        ("ru", "Выставляю игрока номер четыре"), ("hu", "Jelölöm a négyes játékost"),
+                                        ("sv", "jag nominerar fyran")])
+def test_in_every_language_a_nomination_in_the_first_person_asks_for_the_nominator(lang, said):
+    t = day_one(lang=lang)
+    assert t.refused(f"say {said}").line == "reject_need_nominator"
 
 
 def _to_speeches(t: Table, *lines: str) -> None:
@@ -82,6 +108,17 @@ def test_hands_on_now_late_hands_do_not_count_one_vote_a_day():
     assert t.records("vote_result")[-1]["counts"] == {"7": 2, "8": 1}
     assert t.eliminated() == [(7, "vote")]
 
+
+def test_a_hand_for_a_nominee_not_yet_called_is_early_and_told_so():
+    t = day_one(lang="sv")
+    _to_speeches(t, "say 3 nominerar 7", "say 4 nominerar 9", "say 5 nominerar 1")
+    t.do("say tack", "say tack", "say tack")
+    assert t.game.state == "hand_vote" and t.records("vote_open")[-1]["candidates"] == [7, 9, 1]
+    early = t.refused("tap 5 9")
+    assert early.line == "reject_not_called_yet"
+    assert t.session.render(early.line, early.args) == "Nu röstar vi på 7; rösta på 9 när 9 ropas upp."
+    t.do("timeout", "tap 5 9")                          # 9 is called: the same hand counts
+    assert t.records("vote")[-1] == {"type": "vote", "voter": 5, "seat": 9}
 
 def test_a_tie_is_revoted_among_the_tied_and_a_second_tie_hangs_nobody():
     t = day_one()
@@ -127,7 +164,12 @@ def test_with_the_avenger_the_mafia_win_only_after_a_night():
 def test_an_unwell_player_leaves_at_night_and_is_announced_as_shot():
     t = day_one()
     _to_speeches(t)
-    t.do("leave 12", "tap 1 9", "tap 2 8", "tap 3 9", "tap 4 1", "tap 5 1")   # the mafia disagree
+    # «signalera spelledaren under nattfasen»: the game master answers him alone, the table hears nothing
+    batch = t.do("leave 12")
+    assert t.said(batch) == [] and [(e.seat, e.line) for e in t.told(batch)] == [(12, "player_left_unwell")]
+    assert t.told(t.do("leave 12")) == t.told(batch)    # asked again, answered again, taken once
+    assert t.records("leaving") == [{"type": "leaving", "seat": 12}]
+    t.do("tap 1 9", "tap 2 8", "tap 3 9", "tap 4 1", "tap 5 1")   # the mafia disagree
     assert t.eliminated() == [(12, "left")]
     assert t.session.render("morning_deaths", {"seats": [12], "n": 1}) == "Player 12 died tonight."
     assert "morning_deaths" in t.said()

@@ -188,3 +188,22 @@ def test_a_line_sounds_the_same_whichever_thread_renders_it(renderer, tmp_path):
     t.start()
     t.join()
     assert len(here) > TTS_RATE and (there[0] == here).all()
+
+
+def test_the_hand_vote_chant_is_paced_for_the_ear_and_written_as_a_sentence(renderer):
+    # seed 000: «ska: räcka. upp. sin hand. NU!» — the full stops are the voice's pauses; on a
+    # phone or the console they would be stray, so the line reads as one sentence there
+    from conftest import config_text
+    from narrator.config import parse_config
+    from narrator.language import load_voice
+
+    config = parse_config(config_text("sv", variant="sverige", seats=12))
+    out = SpeechOutput(config, threading.Event(), renderer=renderer, player=RecordingPlayer(), prerender=False)
+    spoken = []
+    out.speak = spoken.append
+    written = load_voice("sv", "sverige").render("hand_vote", {"seat": 7})
+    assert written == "De som vill rösta på 7 ska räcka upp sin hand. NU!"
+    out.handle(Say("hand_vote", {"seat": 7}), written)
+    assert spoken == ["De som vill rösta på 7 ska: räcka. upp. sin hand. NU!"]
+    assert spoken[0] in out.public_texts() and written not in out.public_texts()   # rendered ahead as said
+    out.close()

@@ -80,7 +80,8 @@ class GrundregelnGame(BaseGame):
             self._say("time_up", seat=self.speaker)
             return self._next_defence()
         if st == "tie_break":
-            self._say("tie_nobody_decides")
+            # seed 003 says nothing of a dead decider who does not decide: nobody is lynched
+            self._say("tie_decider_silent", seat=self.decider)
             return self._go_night()
         raise Refused("reject_no_timer")
 

@@ -162,6 +162,9 @@ class SverigeGame(BaseGame):
         current = self.ballot[self.ballot_index]
         if ev.target in self.ballot[: self.ballot_index]:
             raise Refused("reject_late_vote", {"seat": ev.target})  # late hands do not count
+        if ev.target in self.ballot[self.ballot_index + 1:]:
+            # a nominee still to be called: the hand is early, not wrong
+            raise Refused("reject_not_called_yet", {"seat": current, "later": ev.target})
         if ev.target != current:
             raise Refused("reject_not_candidate", {"seat": ev.target, "seats": [current]})
         if voter in self.voted:

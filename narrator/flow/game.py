@@ -21,7 +21,7 @@ from ..rules.roles import KAMIKAZE_ROLES, MAFIA, TOWN, team_of
 from ..rules.variants import NightStep, Variant
 from .effects import Effect, Record, Reject, Say, Tell, Timer
 from .events import Deal, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout, event_to_dict
-from .night import ACTIONS, CHOICES, resolve_dawn
+from .night import ACTIONS, CHOICES, checked_tonight, resolve_dawn
 
 BASE_STATES = ("setup", "night", "last_words", "kamikaze", "over")
 
@@ -492,6 +492,8 @@ class BaseGame:
             raise Refused("reject_not_awake", {"seat": seat}, private=True)
         if ev.target is None:
             raise Refused("reject_need_seat", {}, private=True)
+        if checked_tonight(self, step, seat):
+            raise Refused("reject_already_checked", {}, private=True)
         if step.action in CHOICES:
             numbers = CHOICES[step.action][1]
             if ev.target not in numbers or isinstance(ev.target, bool):
@@ -559,11 +561,13 @@ class BaseGame:
         seat = self._living_seat(ev.seat)
         if self.state != "night":
             raise Refused("reject_leave_now")
-        if seat in self.leaving:
-            return
-        # announced as shot in the morning (seed 000), so nobody learns it was not the mafia
-        self.leaving.append(seat)
-        self._record("leaving", seat=seat)
+        if seat not in self.leaving:
+            # announced as shot in the morning (seed 000), so nobody learns it was not the mafia
+            self.leaving.append(seat)
+            self._record("leaving", seat=seat)
+        # whoever typed it must know it was taken, but the sleeping table must not hear it: a
+        # private line, never spoken (seed 000: one signals the game master, not the table)
+        self._tell(seat, "player_left_unwell", seat=seat)
 
     # ------------------------------------------------------------------ eliminations and chains
     def _mark_dead(self, seats: list[int], cause: str | dict) -> None:

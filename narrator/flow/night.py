@@ -50,6 +50,12 @@ def _once(g, step, seat, target, self_allowed: bool = False) -> None:
     _choices(g, step)[seat] = [target]
 
 
+def checked_tonight(g, step, seat) -> bool:
+    """Whether this seat has made this step's one check: then that, not the seat tapped (a dead
+    one, say), is why any later tap is refused."""
+    return ACTIONS.get(step.action) in FINAL and seat in g.intents.get(step.name, {})
+
+
 def _check(g, step, seat, target, result: str, line: str) -> None:
     _once(g, step, seat, target)
     if seat in g.blocked:
@@ -175,6 +181,9 @@ ACTIONS = {
     "watch": watch,
     "manner": choose_manner,
 }
+
+# the checks: answered at once, final for the night
+FINAL = (check_sheriff_action, check_mafia_action, check_team, inspect, watch)
 
 
 def resolve_dawn(g) -> tuple[list[int], bool, dict]:

@@ -434,12 +434,13 @@ class SpeechOutput:
             if not isinstance(template, str) or name.startswith(("check_", "awaiting_", "step_", "state_")):
                 continue  # check results are private; awaiting/step/state texts are console help
             if "{" not in template:
-                texts.append(template)
+                texts.append(self.voice.render(name, spoken=True))
             elif _SEAT_ONLY.match(template):
-                texts.extend(self.voice.render(name, {"seat": s}) for s in range(1, self.seats + 1))
+                texts.extend(self.voice.render(name, {"seat": s}, spoken=True) for s in range(1, self.seats + 1))
             elif name == "speech_turn" and "speech" in self.speech_times:
                 # the turn a player waits for names the speech's length: rendered with this table's
-                texts.extend(self.voice.render(name, {"seat": s, "time": self.speech_times["speech"]}) for s in range(1, self.seats + 1))
+                texts.extend(self.voice.render(name, {"seat": s, "time": self.speech_times["speech"]}, spoken=True)
+                             for s in range(1, self.seats + 1))
         return texts
 
     def _work(self) -> None:
@@ -535,6 +536,9 @@ class SpeechOutput:
         if text is None:
             return
         if isinstance(effect, Say) or (isinstance(effect, Reject) and effect.seat is None):
+            # the text is the written line; the voice may pace it otherwise ([spoken] in voices/)
+            if effect.line in self.voice.lines:
+                text = self.voice.render(effect.line, effect.args, spoken=True)
             self.speak(text)
         # Tell and private Rejects are secrets: never spoken, printed or logged here
 
