@@ -227,6 +227,7 @@ class Listener:
         if not self._too_long and self._complete is None and silent_ms >= (self._checks + 1) * cfg.look_every_ms:
             self._checks += 1
             started = time.perf_counter(), time.process_time()
+            self.stream.room_db = self._peak_db - self.noise_db
             text = self.stream.partial()
             self._pause_work[0] += time.perf_counter() - started[0]
             self._pause_work[1] += time.process_time() - started[1]
@@ -246,6 +247,7 @@ class Listener:
             self.stream.reset()
             text, self._complete = "", None
         else:
+            self.stream.room_db = self._peak_db - self.noise_db
             text = self.stream.final()
         command = self.voice.parse(text, only=self.grammar.only) if text else None
         score = getattr(self.stream, "word_score", None)

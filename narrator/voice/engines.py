@@ -85,6 +85,9 @@ class Stream:
     # what Whisper made of the words of the last final() (whisper_judge.Reading; PocketSphinx with
     # Whisper installed only)
     reading = None
+    # how far the utterance's loudest 10 ms stands above the room's floor (dB), set by the listener
+    # before each decode: in a noisy room Whisper must agree more surely (whisper_judge.NOISY_DB)
+    room_db: float | None = None
 
     def accept(self, pcm: bytes) -> None: ...
     def partial(self) -> str: ...
@@ -279,10 +282,13 @@ class SphinxStream(Stream):
             if self.leveller.peak_dbfs(x[first * frames:(last + 1) * frames]) < peak - PHANTOM_DB:
                 return False, text
         if self.reading is not None:
+            from .whisper_judge import NOISY_DB
+
+            noisy = self.room_db is not None and self.room_db < NOISY_DB
             for (word, *_, i), seat in zip(spans, self.reading.seats):
                 if seat.overrules(word):
                     words[i] = seat.word
-                elif not seat.agrees(word):
+                elif not seat.agrees(word, noisy):
                     return False, text
             return True, " ".join(words)
         if self.engine.verifier is None:
