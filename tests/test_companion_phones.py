@@ -80,16 +80,22 @@ def test_a_second_connection_of_the_same_phone_replaces_the_first():
     asyncio.run(main())
 
 
+async def ballot_of_7_and_8(t):
+    """Every phone joined, day 1: 7 and 8 nominated, the speeches over, the phones voting."""
+    phones = await t.join_all()
+    await t.to_first_day()
+    t.live.submit_event(Nominate(7))
+    t.live.submit_event(EndSpeech())
+    t.live.submit_event(Nominate(8))
+    await t.end_speeches()
+    await until(lambda: phones[1].screen["state"] == "voting")
+    return phones
+
+
 def test_day_votes_on_the_phones_follow_the_core_rules():
     async def main():
         async with Table(config("[companion]\nvotes = true\n")) as t:
-            phones = await t.join_all()
-            await t.to_first_day()
-            t.live.submit_event(Nominate(7))
-            t.live.submit_event(EndSpeech())
-            t.live.submit_event(Nominate(8))
-            await t.end_speeches()
-            await until(lambda: phones[1].screen["state"] == "voting")
+            phones = await ballot_of_7_and_8(t)
             assert phones[1].screen["ask"] == "seat" and phones[1].screen["choices"] == [7, 8]
             assert (await phones[1].tap(7))["ok"]
             again = await phones[1].tap(8)
@@ -112,13 +118,7 @@ def test_a_double_tap_on_a_vote_is_answered_as_the_vote_that_counts():
     under the vote that stands."""
     async def main():
         async with Table(config("[companion]\nvotes = true\n")) as t:
-            phones = await t.join_all()
-            await t.to_first_day()
-            t.live.submit_event(Nominate(7))
-            t.live.submit_event(EndSpeech())
-            t.live.submit_event(Nominate(8))
-            await t.end_speeches()
-            await until(lambda: phones[1].screen["state"] == "voting")
+            phones = await ballot_of_7_and_8(t)
             first = await phones[1].tap(7)
             again = await phones[1].tap(7)
             assert first["ok"] and again["ok"] and again["text"] == first["text"]
