@@ -760,7 +760,8 @@ class Hub:
             if sent is not None and sent in self.pending[seat]:
                 self.pending[seat].remove(sent)  # never matched: it must not hold up the next taps
         ok = all(a[0] for a in answers)
-        text = " ".join(a[1] for a in answers) or self._line("companion_tap_taken", "Your tap is in.")
+        text = " ".join(a[1] for a in answers) or (self._line("companion_vote_taken", "Your vote is in.") if vote
+                                                   else self._line("companion_tap_taken", "Your tap is in."))
         standing = self._standing.get(seat)
         kept = night or vote
         if kept and answers and not ok and standing is not None and standing[0] == self.epoch:
