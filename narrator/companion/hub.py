@@ -771,9 +771,9 @@ class Hub:
             text = standing[1] + "\n" + text  # the answer on its own line, the refusal under it
         # the screen this tap was made on: a page drops an answer for any other screen
         frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": epoch if _is_int(epoch) else self.epoch}
-        # (a vote taken has no line of its own: its "tap is in" is the answer that stands; nor has a
-        # tap at night the core never heard, and it comes back after a reload like an awake seat's)
-        if kept and (answers or vote or night) and not (not ok and standing is not None and standing[0] == self.epoch):
+        # with or without a line of its own (a vote taken, a tap at night the core never heard: their
+        # "vote is in" / "tap is in"), the answer stands, and comes back after a reload like a checker's
+        if kept and not (not ok and standing is not None and standing[0] == self.epoch):
             if night:
                 self.notes[seat] = {"t": "note", "ok": ok, "text": text, "epoch": frame["epoch"]}
             if ok:

@@ -130,20 +130,19 @@ class Page:
     def night(self, p: Period) -> str:
         out = []
         deaths = 0
-        shots = [i for i in p.items if i["kind"] == "shot"]
-        drawn: list[dict] = []
+        undrawn = {id(i): i for i in p.items if i["kind"] == "shot"}
         for item in p.items:
             k = item["kind"]
             if k == "shot_fired":
                 # the protocol resolves a shot at dawn, after the night's checks; it is drawn where its
                 # first aim was taken, so the night reads in the order of its steps (the shot, then
                 # the Don, then the Sheriff)
-                shot = next((s for s in shots if item["by"] in s["shooters"] and not any(s is d for d in drawn)), None)
+                shot = next((s for s in undrawn.values() if item["by"] in s["shooters"]), None)
                 if shot is not None:
-                    drawn.append(shot)
+                    del undrawn[id(shot)]
                     out.append(self.shot(shot))
             elif k == "shot":
-                if not any(item is d for d in drawn):  # nobody aimed: drawn at dawn, where it was resolved
+                if undrawn.pop(id(item), None) is not None:  # nobody aimed: drawn at dawn, where it was resolved
                     out.append(self.shot(item))
             elif k == "eliminated":
                 deaths += 1

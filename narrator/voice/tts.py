@@ -537,7 +537,7 @@ class SpeechOutput:
             return
         if isinstance(effect, Say) or (isinstance(effect, Reject) and effect.seat is None):
             # the text is the written line; the voice may pace it otherwise ([spoken] in voices/)
-            if effect.line in self.voice.lines:
+            if effect.line in self.voice.spoken:
                 text = self.voice.render(effect.line, effect.args, spoken=True)
             self.speak(text)
         # Tell and private Rejects are secrets: never spoken, printed or logged here
