@@ -179,3 +179,18 @@ def test_the_line_asked_for_is_rendered_before_the_lines_ahead(joe, tmp_path):
     played = player.render(len(line.samples))
     # what the speaker played is what the cache holds: the next game plays the same line
     assert played.any() and (played == out.renderer._load(out.renderer.path(text))).all()
+
+
+def test_the_hand_vote_chant_is_heard_in_beats_through_piper(joe, tmp_path):
+    # Piper's sentence silence and its comma pauses: every beat of "raise, your, hand. NOW!" is a
+    # pause the ear hears, as through espeak-ng (test_voice_tts.py)
+    from narrator.language import load_voice
+    from test_voice_tts import pauses_ms
+
+    voice = load_voice("en")
+    speaker = PiperRenderer("en_US-joe-medium", 165, 1.0, tmp_path / "tts")
+    written = voice.render("hand_vote", {"seat": 7})
+    chant = voice.render("hand_vote", {"seat": 7}, spoken=True)
+    heard = pauses_ms(speaker.get(chant), speaker.sample_rate)
+    read = pauses_ms(speaker.get(written), speaker.sample_rate)
+    assert len(heard) >= len(read) + 2, (heard, read)

@@ -191,8 +191,8 @@ def test_a_line_sounds_the_same_whichever_thread_renders_it(renderer, tmp_path):
 
 
 def test_the_hand_vote_chant_is_paced_for_the_ear_and_written_as_a_sentence(renderer):
-    # seed 000: «ska: räcka. upp. sin hand. NU!» — the full stops are the voice's pauses; on a
-    # phone or the console they would be stray, so the line reads as one sentence there
+    # seed 000: «ska: räcka. upp. sin hand. NU!» — the seed's full stops are the voice's beats; on
+    # a phone or the console they would be stray, so the line reads as one sentence there
     from conftest import config_text
     from narrator.config import parse_config
     from narrator.language import load_voice
@@ -204,6 +204,43 @@ def test_the_hand_vote_chant_is_paced_for_the_ear_and_written_as_a_sentence(rend
     written = load_voice("sv", "sverige").render("hand_vote", {"seat": 7})
     assert written == "De som vill rösta på 7 ska räcka upp sin hand. NU!"
     out.handle(Say("hand_vote", {"seat": 7}), written)
-    assert spoken == ["De som vill rösta på 7 ska: räcka. upp. sin hand. NU!"]
+    assert spoken == ["De som vill rösta på 7 ska: räcka, upp, sin hand. NU!"]
     assert spoken[0] in out.public_texts() and written not in out.public_texts()   # rendered ahead as said
     out.close()
+
+
+def pauses_ms(samples: np.ndarray, rate: int, at_least_ms: int = 100) -> list[int]:
+    """The silences (40 dB below the loudest 10 ms) between the first and the last sound."""
+    frame = rate // 100
+    x = samples[: len(samples) // frame * frame].astype(np.float64).reshape(-1, frame)
+    db = 10 * np.log10((x * x).mean(axis=1) + 1.0)
+    loud = np.flatnonzero(db > db.max() - 40)
+    out, run = [], 0
+    for is_loud in (db > db.max() - 40)[loud[0]: loud[-1] + 1]:
+        if is_loud:
+            if run * 10 >= at_least_ms:
+                out.append(run * 10)
+            run = 0
+        else:
+            run += 1
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "de", "sv", "hu"])
+def test_the_hand_vote_chant_is_heard_in_beats_through_espeak_ng(lang, tmp_path):
+    # "raise. your. hand. NOW!" came out of espeak-ng as one run of words and a pause before NOW:
+    # a full stop before a lower-case word is no pause to it, so the table heard no chant and the
+    # hands went up one by one. Every beat of the chant must be a pause the ear hears
+    import shutil
+
+    from narrator.language import load_voice
+
+    need("espeak-ng", shutil.which("espeak-ng") is not None, "apt-get install espeak-ng (.ci/apt-packages.txt)")
+    voice = load_voice(lang, "sverige" if lang == "sv" else None)
+    speaker = Renderer(voice.speech["espeak_voice"], 165, 1.0, tmp_path)
+    written = voice.render("hand_vote", {"seat": 7})
+    chant = voice.render("hand_vote", {"seat": 7}, spoken=True)
+    beats = chant.count(",") + chant.count(".") - written.count(",") - written.count(".")
+    assert beats >= 1, chant
+    heard, read = pauses_ms(speaker.get(chant), TTS_RATE), pauses_ms(speaker.get(written), TTS_RATE)
+    assert len(heard) >= len(read) + beats, (chant, heard, read)
