@@ -105,11 +105,13 @@ def test_a_seat_both_hear_but_whisper_doubts_is_asked_again(engine):
 
 
 def test_in_a_noisy_room_a_seat_whisper_barely_agrees_on_is_asked_again(engine):
-    """A calibration speaker's "three" over kitchen noise at 10 dB SNR: both recognisers heard
-    "five", Whisper at a share of 0.59, and it was taken. The word stands only 23 dB above the
-    room's floor: in a room that noisy agreement needs 0.6 (whisper_judge.NOISY_DB), and nearly
-    every wrong seat taken in noise was such a half-hearted agreement. In a quiet room the same
-    "three" is heard as ever."""
+    """A calibration speaker's "three" over kitchen noise at 10 dB SNR: both recognisers hear
+    "two", Whisper at a share of 0.555, and it was taken. The word stands little above the room's
+    floor: in a room that noisy agreement needs 0.6 (whisper_judge.NOISY_DB), and nearly every
+    wrong seat taken in noise was such a half-hearted agreement. In a quiet room the same "three"
+    is heard as ever. (The noise is placed where the share lies mid-way between 0.5 and 0.6: the
+    first placement gave 0.59 on one machine and 0.607 on another, whose CPU runs CTranslate2's
+    int8 kernels otherwise.)"""
     from narrator.voice.audio import mix_noise
 
     voice = load_voice("en")
@@ -125,8 +127,10 @@ def test_in_a_noisy_room_a_seat_whisper_barely_agrees_on_is_asked_again(engine):
         return [c.seat for c in commands(heard)], heard
 
     live = as_live(three, 16000)
-    noisy, heard = seats(mix_noise(live, kitchen, 10, 88 * 7919 % (len(kitchen) - len(live))))
-    assert 5 not in noisy and any(h.unsure for h in heard)
+    noisy, heard = seats(mix_noise(live, kitchen, 10, 135 * 7919 % (len(kitchen) - len(live))))
+    shares = [s.share for h in heard if h.reading for s in h.reading.seats if s.word == "two"]
+    assert shares and all(0.5 <= s < 0.6 for s in shares)  # an agreement that a quiet room would take
+    assert 2 not in noisy and any(h.unsure for h in heard)
     assert seats(live)[0] == [3]
 
 
