@@ -125,16 +125,15 @@ def status_text(live) -> str:
     g = live.game
     view = g.public_view()
     rem = live.timer_remaining()
-    timer = words(live, "status_left", n=round(rem)) if view["timer"] and rem is not None else words(live, "status_none")
+    timer = words(live, "status_left", n=round(rem)) if view["timer"] and rem is not None else words(live, "status_no_timer")
     if live.paused:
         timer += " · " + words(live, "status_paused")
     names = live.config.players
     alive = ", ".join(f"{s} {names[s]}" if s in names else str(s) for s in view["alive"])
-    none = words(live, "status_none")
     return "\n".join((
         words(live, "status_state", state=state_name(live), day=str(view["day"]), alive=alive),
-        words(live, "status_more", nominations=", ".join(map(str, view["nominations"])) or none,
-              fouls=", ".join(f"{s}:{n}" for s, n in view["fouls"].items()) or none, timer=timer),
+        words(live, "status_more", nominations=", ".join(map(str, view["nominations"])) or words(live, "status_no_nominations"),
+              fouls=", ".join(f"{s}:{n}" for s, n in view["fouls"].items()) or words(live, "status_no_fouls"), timer=timer),
         words(live, "status_waiting", what=live.session.awaiting_text()),
     ))
 

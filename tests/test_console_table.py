@@ -212,3 +212,19 @@ def test_a_state_folder_that_cannot_be_written_is_said_once_with_the_command_tha
     named = start(["resume", "--journal", str(journal)], tmp_path, env)
     out, err = named.communicate("quit\n", timeout=60)
     assert named.returncode == 0 and "Traceback" not in err, err
+
+
+def test_a_hungarian_accusation_typed_as_a_hungarian_says_it_is_taken():
+    """Seen at a Hungarian table: «vádolom a 7. játékost» and «3. játékos vádolja a 7.
+    játékost» — the plain way to say it — were table talk; only «megvádolom…» was an accusation
+    (seed 001: anyone may accuse)."""
+    cfg = 'variant = "hungariq"\nlanguage = "hu"\n[dealing]\nroles = { 1 = "inspector", 3 = "mafia", 5 = "mafia", 8 = "protected_mafia" }\n'
+    for typed in ("vádolom a 7. játékost", "3. játékos vádolja a 7. játékost"):
+        session = Session(parse_config(cfg, "club.toml"), fixed_night_steps=True)
+        session.start()
+        session.feed(session.parse("deal 1=inspector 3=mafia 5=mafia 8=protected_mafia"))
+        while session.game.state == "night":
+            session.feed(session.parse("timeout"))
+        effects = session.feed(session.parse("say " + typed))
+        records = [e.entry for e in effects if type(e).__name__ == "Record"]
+        assert any(r["type"] == "accusation" and r["seat"] == 7 for r in records), (typed, records)
