@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import importlib
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -159,6 +160,21 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
     return outputs
 
 
+def _before_the_step(first: list, say) -> list:
+    """A line for the table at the start: after the welcome of a new game; in a resumed one before
+    the lines of the running step ("Player 4, you have a minute."), whose timer starts once they
+    are heard — the explanation must not eat a speaker's time, nor the step's."""
+    first = list(first)
+    if first and getattr(first[0], "line", None) == "resuming":
+        at = 1
+        while at < len(first) and getattr(first[at], "line", None) in ("keypad_masking", "keypad_masking_sound"):
+            at += 1
+        first.insert(at, say)
+    else:
+        first.append(say)
+    return first
+
+
 async def _run_live(live, first, initial, args, console: Console, journaled: bool = False) -> int:
     from .console import read_console
 
@@ -191,7 +207,7 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
         keypad = KeypadInput(live)
         # the speaker's rain (voice.ambience) covers the keys too, when there is a speaker
         rain = live.config.section("voice")["ambience"] > 0 and any(hasattr(o, "queued_seconds") for o in live.outputs)
-        first = list(first) + [Say("keypad_masking_sound" if rain else "keypad_masking", {})]
+        first = _before_the_step(first, Say("keypad_masking_sound" if rain else "keypad_masking", {}))
     if getattr(args, "listen", False) or live.config.section("input")["engine"] != "none":
         try:
             from .voice import start_listening
@@ -210,7 +226,7 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
             from .flow.effects import Say
 
             # where nominations can be made instead: the host screen has them, the phones do not
-            first = list(first) + [Say("no_recognition_host" if handles else "no_recognition", {})]
+            first = _before_the_step(first, Say("no_recognition_host" if handles else "no_recognition", {}))
     if live.config.section("input")["console"]:
         on_start = None
         if handles:
@@ -220,7 +236,8 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
     try:
         winner = await live.run(first, initial, journaled=journaled)
         if winner and live.failure is None:
-            console.print(Text(f"game over: {winner}", style="bold"))
+            console.print(Text(live.voice.console_text("game_over", {"winner": live.voice.phone.get(f"winner_{winner}", winner)}),
+                               style="bold"))
             _game_report(live, console)  # before the result stays up: the phones link to the report
         if winner and handles:
             # the result stays on every phone (and reaches a phone that reconnects) until the host closes it
@@ -243,7 +260,8 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
         _let_it_be_said(live)
         return 3
     if not winner:
-        console.print(Text(f"game stopped; continue it with: narrator resume --journal {live.journal.path if live.journal else ''}"))
+        path = str(live.journal.path) if live.journal else ""
+        console.print(Text(live.voice.console_text("stopped", {"path": path})), soft_wrap=True)
     return 0
 
 
@@ -254,7 +272,7 @@ def _game_report(live, console: Console) -> None:
     for w in warnings:
         err.print(Text("note ", style="yellow") + Text(w))
     if written:
-        console.print(Text("report: " + written[0]), soft_wrap=True)  # a path must stay whole to be copied
+        console.print(Text(live.voice.console_text("report", {"path": written[0]})), soft_wrap=True)  # a path must stay whole to be copied
 
 
 def _better_ears_hint(cfg: Config, listener) -> None:
@@ -328,7 +346,7 @@ def cmd_play(args) -> int:
         _journal_failed(exc, "the game cannot start")
         return 2
     # a journal outside the games folder is noted there: after a crash, `narrator resume` alone finds it
-    journals.remember(jpath)
+    unnoted = journals.remember(jpath)
     live = LiveSession(cfg, journal)
     live.outputs = _outputs(live, args.voice or cfg.section("voice")["output"], console, companion)
     first = live.start_effects()
@@ -341,7 +359,14 @@ def cmd_play(args) -> int:
                 return 3
         else:
             say_error("roles dealt at random and no companion: use --companion or a terminal to show each player his role", "", "yellow")
-    console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
+    console.print(Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), soft_wrap=True)
+    if unnoted is not None:
+        # the game is played as ever; only a bare `narrator resume` after a crash would not find
+        # it. Kept on the screen through every wipe of the night, so the operator does see it.
+        warning = Text(live.voice.console_text("state_dir", {"folder": str(journals.state_dir()), "path": str(jpath.expanduser().absolute()),
+                                                             "reason": unnoted.strerror or str(unnoted)}), style="yellow")
+        console.print(warning, soft_wrap=True)  # a path must stay whole to be copied
+        live.outputs[0].kept.append(warning)
     return asyncio.run(_run_live(live, first, [deal], args, console, journaled=journaled))
 
 
@@ -466,6 +491,10 @@ def cmd_resume(args) -> int:
         if not games:
             err.print(f"[red]error[/] no unfinished game in {_lit(journals.games_dir())}: there is no game to resume "
                       "(start one with narrator play)")
+            if not _writable(journals.state_dir()):
+                # play could not note a --journal game there: the game is not lost, only unlisted
+                err.print(f"{_lit(journals.state_dir())} cannot be written, so a game played with --journal F (or the "
+                          "config's [journal] path) is not listed there: continue it with narrator resume --journal F")
             return 2
         jpath = games[-1].path
     if not jpath.exists():
@@ -524,9 +553,9 @@ def cmd_resume(args) -> int:
             return 3
         live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
         first = live.start_effects()
-        console.print(f"[dim]journal: {_lit(jpath)} · type 'help' for inputs[/]")
+        console.print(Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), soft_wrap=True)
         return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
-    first = live.start_effects(replayed=events)
+    first = live.start_effects(replayed=events, timer_mark=contents.timer_mark)
     initial, journaled = [], False
     if live.game.state == "setup":
         # stopped before a deal was applied: nobody has seen a role yet, so deal now
@@ -541,9 +570,22 @@ def cmd_resume(args) -> int:
     elif mode.get("reveal") and len(events) == 1 and left:
         err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
     live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
-    console.print(f"[dim]resumed {len(events)} events from {_lit(jpath)}[/]")
-    console.print(f"[dim]waiting for: {_lit(live.session.awaiting_text())}[/]")
+    console.print(Text(live.voice.console_text("resumed", {"n": len(events), "path": str(jpath)}), style="dim"), soft_wrap=True)
+    console.print(Text(live.voice.console_text("status_waiting", {"what": live.session.awaiting_text()}), style="dim"))
     return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
+
+
+def _writable(folder: Path) -> bool:
+    """Whether a file can be made in the state folder — tried, not judged from permission bits,
+    which root ignores and which say nothing of a read-only disk."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
 
 
 def _config_ok(header: dict) -> bool:

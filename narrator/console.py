@@ -22,8 +22,19 @@ from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
 from .inputs import InputError, Talk, shown
 from .rules.roles import team_of
 
-HELP = """inputs: say <sentence> (or just the sentence) · tap <seat> <target|yes|no> · foul <seat> · leave <seat> · extend · timeout
-console: status · pause · resume · start (night zero, with phones) · quit · help"""
+def words(live, name: str, **args) -> str:
+    """A [console] line in the table's language (English before a game is there to ask)."""
+    session = getattr(live, "session", None)
+    if session is not None:
+        return session.voice.console_text(name, args)
+    from .language import load_voice
+
+    return load_voice("en").console_text(name, args)
+
+
+# the private answers that reach the console even with phones: the person who typed the input is at
+# the console, not (only) at his phone ("leave 4" typed by the host for a player who feels unwell)
+CONSOLE_ANSWERS = frozenset({"player_left_unwell"})
 
 
 def wipe(console: Console) -> None:
@@ -47,6 +58,8 @@ class ConsoleOutput:
         # the public lines since the last step began ("The mafia falls asleep. The Don wakes up"):
         # printed again after the screen is cleared for the next step
         self._since_step: list[Text] = []
+        self.kept: list[Text] = []  # printed again after every wipe (the operator's warnings)
+        self._private_shown = False  # a private answer is on the screen (with phones: only a leave)
 
     def _only_for(self, seat: int) -> str:
         """The label of a private line, in the table's language like the line itself."""
@@ -57,6 +70,12 @@ class ConsoleOutput:
         seat = args.get("seat")
         return (f" ({self.names[seat]})", "dim") if isinstance(seat, int) and seat in self.names else ""
 
+    def _wipe(self) -> None:
+        wipe(self.console)
+        self._private_shown = False
+        for line in self.kept:
+            self.console.print(line, soft_wrap=True)
+
     def handle(self, effect: Effect, text: str | None) -> None:
         c = self.console
         text = text or ""
@@ -65,8 +84,11 @@ class ConsoleOutput:
             self._since_step.append(line)
             c.print(line)
         elif isinstance(effect, Tell):
-            if self.show_private:
+            if self.show_private or effect.line in CONSOLE_ANSWERS:
                 c.print(Text.assemble((f"🔒 {self._only_for(effect.seat)}", "bold magenta"), " ", text))
+                # with phones the screen is not cleared at every night step: this answer, and the
+                # seat typed above it, must be gone before the next step's players open their eyes
+                self._private_shown = True
         elif isinstance(effect, Reject):
             if effect.seat and not self.show_private:
                 return
@@ -75,36 +97,60 @@ class ConsoleOutput:
         elif isinstance(effect, Timer) and effect.name:
             if self._night is None:
                 self._night = getattr(getattr(self.live, "game", None), "state", None) == "night"
-            if self._night and self.clear_at_dawn and self.show_private:
+            if self._night and self.clear_at_dawn and (self.show_private or self._private_shown):
                 # a night step begins: the step before it may have left a private line or a seat
                 # typed on the keypad on the screen, and its players are asleep now. Every step,
                 # awake or not, alike. (With phones neither is on this screen, and the join codes
                 # stay up for a phone that joins late.)
-                wipe(c)
+                self._wipe()
                 for line in self._since_step:
                     c.print(line)
             self._since_step = []
-            c.print(Text(f"⏱ {effect.name} {effect.seconds} s", style="dim"))
+            c.print(Text("⏱ " + words(self.live, "seconds", n=round(effect.seconds)), style="dim"))
         elif isinstance(effect, Record) and effect.entry["type"] == "phase":
             self._night = effect.entry["phase"] == "night"
             if effect.entry["phase"] == "day" and self.clear_at_dawn:
-                wipe(c)
+                self._wipe()
+        elif isinstance(effect, Record) and effect.entry["type"] == "vote":
+            # a day vote is a raised hand, seen by all (every variant's seed): whoever typed it
+            # must see it was counted, as every other typed line is answered
+            e = effect.entry
+            if "answer" in e:
+                note(c, words(self.live, "vote_yes" if e["answer"] == "yes" else "vote_no", voter=e["voter"]))
+            else:
+                note(c, words(self.live, "vote_for", voter=e["voter"], seat=e["seat"]))
 
 
 def status_text(live) -> str:
     g = live.game
     view = g.public_view()
     rem = live.timer_remaining()
-    timer = f"{view['timer']} {rem:.0f} s left" if view["timer"] and rem is not None else "none"
+    timer = words(live, "status_left", n=round(rem)) if view["timer"] and rem is not None else words(live, "status_no_timer")
+    if live.paused:
+        timer += " · " + words(live, "status_paused")
     names = live.config.players
     alive = ", ".join(f"{s} {names[s]}" if s in names else str(s) for s in view["alive"])
-    return (
-        f"state: {view['state']} · day {view['day']} · alive: {alive}\n"
-        f"nominations: {', '.join(map(str, view['nominations'])) or '-'} · fouls: "
-        f"{', '.join(f'{s}:{n}' for s, n in view['fouls'].items()) or '-'} · timer: {timer}"
-        f"{' · PAUSED' if live.paused else ''}\n"
-        f"waiting for: {live.session.awaiting_text()}"
-    )
+    return "\n".join((
+        words(live, "status_state", state=state_name(live), day=str(view["day"]), alive=alive),
+        words(live, "status_more", nominations=", ".join(map(str, view["nominations"])) or words(live, "status_no_nominations"),
+              fouls=", ".join(f"{s}:{n}" for s, n in view["fouls"].items()) or words(live, "status_no_fouls"), timer=timer),
+        words(live, "status_waiting", what=live.session.awaiting_text()),
+    ))
+
+
+def state_name(live) -> str:
+    """What the table is doing, in its language, as the phones name it ("Day: speeches")."""
+    g = live.game
+    phone = live.session.voice.phone
+    key = "state_" + g.state
+    if key not in phone:
+        return g.state
+    _, args = g.awaiting()
+    seat = args.get("seat")
+    if seat is None:
+        named = g.public_nominations() if "{seat}" in phone[key] else []
+        seat = named[0] if len(named) == 1 else ""
+    return phone[key].format(seat=seat, winner=live.session.voice.phone.get(f"winner_{g.winner}", g.winner or "")).strip()
 
 
 def note(console: Console, text: str) -> None:
@@ -128,11 +174,11 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None) -
     elif word in ("pause", "resume", "quit"):
         live.submit_control(word)
     elif word == "help":
-        console.print(HELP, markup=False)
+        console.print(Text(words(live, "help")))
     elif word == "status":
         live.submit_control(lambda: console.print(Text(status_text(live))))
     elif not line.split("#", 1)[0].strip():
-        note(console, "a comment (after #): nothing taken")
+        note(console, words(live, "comment"))
     else:
         if word not in ("deal", "say", "tap", "foul", "timeout", "leave", "extend"):
             line = "say " + line  # a bare sentence is taken as heard at the table
@@ -141,14 +187,14 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None) -
         except InputError:
             item = False
         if item is None:
-            note(console, "a comment (after #): nothing taken")
+            note(console, words(live, "comment"))
             return
         if isinstance(item, Talk):
             # ³ (AltGr+3) or ½ look like numbers; at night any number typed is meant as a seat
             if any(c.isnumeric() and (not c.isdecimal() or live.game.state == "night") for c in item.text):
-                note(console, f"{shown(item.text)} is not a seat number: type the seat with the digits 0-9, then Enter")
+                note(console, words(live, "not_a_seat", text=shown(item.text)))
             else:
-                note(console, f"no command in {shown(item.text)}: taken as table talk (type help for the inputs)")
+                note(console, words(live, "table_talk", text=shown(item.text)))
             return
         live.submit_line(line)
 
@@ -166,7 +212,7 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
             try:
                 console_line(live, raw, console, keypad, on_start)
             except Exception as exc:  # noqa: BLE001 — the thread that reads the keyboard must live on
-                console.print(Text(f"✗ that line was not taken ({type(exc).__name__}: {exc})", style="red"))
+                console.print(Text("✗ " + words(live, "not_taken", error=f"{type(exc).__name__}: {exc}"), style="red"))
 
     t = threading.Thread(target=run, name="console-input", daemon=True)
     t.start()

@@ -54,21 +54,23 @@ def _elsewhere() -> list[Path]:
     return [Path(line) for line in text.splitlines() if line.strip()]
 
 
-def remember(path: Path) -> None:
+def remember(path: Path) -> OSError | None:
     """Note a game's journal that lies outside the games folder. The list keeps only journals that
     still hold an unfinished game. A state folder that cannot be written costs only this: the game
-    is played as ever, and `narrator resume --journal` still finds it."""
+    is played as ever, and `narrator resume --journal` still finds it — the error is returned, so
+    the operator can be told which command that will take."""
     path = path.expanduser().absolute()
     if path.parent == games_dir().absolute() or path == default_path().absolute():
-        return
+        return None
     kept = [p for p in _elsewhere() if p != path and p.exists() and not _ends_finished(p)]
     try:
         elsewhere_list().parent.mkdir(parents=True, exist_ok=True)
         tmp = elsewhere_list().with_suffix(".tmp")
         tmp.write_text("".join(f"{p}\n" for p in kept + [path]), encoding="utf-8")
         os.replace(tmp, elsewhere_list())
-    except OSError:
-        pass
+    except OSError as exc:
+        return exc
+    return None
 
 
 def new_game_path() -> Path:
@@ -154,6 +156,7 @@ class JournalContents:
     ends: list[int] = field(default_factory=list)  # the byte offset just after each event's line
     header_end: int = 0
     total_lines: int = 0
+    timer_mark: tuple[int, float] | None = None  # the last (timer number, seconds left) noted
 
     def damage_at(self, i: int, what: str) -> Damage:
         """The damage of event i (an event the game cannot take): keep what comes before it."""
@@ -200,6 +203,11 @@ class Journal:
     def revealed(self, seat: int) -> None:
         """A seat has seen its role on the hot seat: a resume continues the reveal after it."""
         self._write({"t": round(time.time(), 3), "revealed": seat})
+
+    def timer_mark(self, number: int, left: float) -> None:
+        """How long the game's `number`th timer (a day timer) has left: at its start, every few
+        seconds and at a pause, so a resume gives a speaker the rest of his time, not a new one."""
+        self._write({"t": round(time.time(), 3), "timer": number, "left": round(left, 1)})
 
     def finish(self, winner: str | None) -> None:
         self._write({"t": round(time.time(), 3), "end": winner})
@@ -311,7 +319,7 @@ def is_locked(path: Path) -> int | None:
 
 
 # ---------------------------------------------------------------------- reading
-_LINE_KINDS = ({"t", "event"}, {"t", "end"}, {"t", "revealed"})
+_LINE_KINDS = ({"t", "event"}, {"t", "end"}, {"t", "revealed"}, {"t", "timer", "left"})
 
 
 def read(path: Path, salvage: bool = False) -> JournalContents:
@@ -383,6 +391,12 @@ def _body_line(obj, contents: JournalContents, n: int) -> str | None:
         if obj["end"] is not None and not isinstance(obj["end"], str):
             return "damaged end of game"
         contents.finished = True
+    elif "timer" in obj:
+        number, left = obj["timer"], obj["left"]
+        if (not isinstance(number, int) or isinstance(number, bool) or number < 1
+                or not isinstance(left, (int, float)) or isinstance(left, bool) or not 0 <= left < 1e6):
+            return "damaged timer mark"
+        contents.timer_mark = (number, float(left))
     elif "revealed" in obj:
         seat = obj["revealed"]
         if not isinstance(seat, int) or isinstance(seat, bool):

@@ -146,6 +146,9 @@ class Voice:
         self.speech: dict = data.get("speech", {})
         # what the phone and host pages show: plain templates with {placeholders}, no plurals
         self.phone: dict[str, str] = data.get("phone", {})
+        # what the console prints for whoever types at it (never spoken): the notes on a typed
+        # line, the status, the help, the journal's whereabouts
+        self.console: dict[str, str | dict[str, str]] = data.get("console", {})
         self._word_to_number = {w: n for n, ws in self.numbers.items() for w in ws}
         self._matchers = self._compile()
 
@@ -158,6 +161,20 @@ class Voice:
             raise KeyError(f"{self.source}: no line {line!r}")
         if spoken:
             template = self.spoken.get(line, template)
+        return self._fill(template, args)
+
+    def console_text(self, name: str, args: dict | None = None) -> str:
+        """A [console] line of this language; text from people in `args` is put in as it is."""
+        template = self.console.get(name)
+        if template is None:
+            raise KeyError(f"{self.source}: no console line {name!r}")
+        args = args or {}
+        if isinstance(template, dict):
+            template = template[plural_category(self.lang, int(args["n"]))]
+        # a typed line or a path is never read as a reference to another line ("@welcome")
+        return template.format(**{k: v if isinstance(v, str) else self._format_value(v) for k, v in args.items()})
+
+    def _fill(self, template, args: dict) -> str:
         if isinstance(template, dict):
             template = template[plural_category(self.lang, int(args["n"]))]
         values = {k: self.duration(v) if k == "time" else self.menu(v) if k == "menu" else self._format_value(v)

@@ -26,6 +26,10 @@ from .session import Session
 
 log = logging.getLogger(__name__)
 
+# how often a running day timer notes in the journal what it has left: after a crash the speaker
+# gets at most this much more than he had, never a fresh minute
+MARK_EVERY = 5.0
+
 
 class Output(Protocol):
     def handle(self, effect: Effect, text: str | None) -> None: ...
@@ -58,6 +62,8 @@ class LiveSession:
         self._cue: Timer | None = None  # the running timer, when it has a spoken cue before its end
         self._cue_handle: asyncio.TimerHandle | None = None
         self._paused_remaining: float | None = None
+        self._timer_count = 0  # named timers started in this game: the journal's marks name them so
+        self._tick_handle: asyncio.TimerHandle | None = None
         self._jitter = jitter_rng or random.SystemRandom()
         self.stopped = False
         self.failure: JournalError | None = None  # why the game stopped when the journal failed
@@ -104,7 +110,7 @@ class LiveSession:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
 
     # ------------------------------------------------------------------ running
-    def start_effects(self, replayed: list[Event] | None = None) -> list[Effect]:
+    def start_effects(self, replayed: list[Event] | None = None, timer_mark: tuple[int, float] | None = None) -> list[Effect]:
         """Start the game, or rebuild it from journaled events (resume); returns what to show now.
         On a resume: "The game goes on where it stopped.", the lines that opened the running
         phase ("The Sheriff wakes up…", "Player 3, you have a minute.") said again — the table
@@ -112,18 +118,24 @@ class LiveSession:
         lines told since it started, to their seats again: a crash may have come between the
         journal and the screen, and the step they belong to (his step, his phone) is the one
         still running. The lines said again are public lines (a night step's are the same
-        whoever is awake or alive), so saying them again tells nobody anything new."""
+        whoever is awake or alive), so saying them again tells nobody anything new.
+
+        A day timer goes on with what the journal's last `timer_mark` says it had left ("Player
+        3, you have 40 seconds."): a speaker cut off at 40 of 60 s gets the rest, not a fresh
+        minute. A night step starts again from full, whoever is awake: its length tells nothing."""
         effects = self.session.start()
         if not replayed:
             return effects
         last_timer = None
         told: list[Tell] = []
         opening: list[Say] = []  # the public lines of the moment the running phase began
+        count = 0
         for ev in replayed:
             batch = self.session.feed(ev)
             for i, e in enumerate(batch):
                 if isinstance(e, Timer):
                     last_timer = e
+                    count += 1 if e.name else 0
                     opening = [s for s in batch[:i] if isinstance(s, Say)]
                     told = []
                 elif isinstance(e, Tell):
@@ -132,6 +144,15 @@ class LiveSession:
                 elif isinstance(e, Record) and e.entry.get("type") == "phase" and e.entry.get("phase") in ("night", "day"):
                     self.told_tonight = []
         running = [*opening, last_timer] if last_timer and last_timer.name else []
+        # dispatching the running timer again counts it again: it keeps its number
+        self._timer_count = count - 1 if running else count
+        if running and timer_mark is not None and timer_mark[0] == count and self.game.state != "night":
+            left = max(1.0, min(float(last_timer.seconds), timer_mark[1]))
+            # said as it is counted: whole minutes from two minutes up, seconds below
+            said = int(left) // 60 * 60 if left >= 120 else max(1, round(left))
+            running = [Say(s.line, {**s.args, "time": said}) if s.args.get("time") == last_timer.seconds else s
+                       for s in opening]
+            running.append(Timer(last_timer.name, left, last_timer.cue))
         return [Say("resuming", {}), *running, *told]
 
     def attach(self) -> None:
@@ -176,6 +197,14 @@ class LiveSession:
                 return  # a stale timer: a newer phase already started
             self._timer_deadline = None
             return self._apply(Timeout())
+        if kind == "tick":
+            if payload != self._timer_token or self.paused:
+                return
+            left = self.timer_remaining()
+            if left is not None:
+                self._mark(left)
+                self._tick_handle = self.loop.call_later(MARK_EVERY, self.queue.put_nowait, ("tick", payload, "clock"))
+            return
         if kind == "cue":
             if payload != self._timer_token or self.paused or self._cue is None:
                 return
@@ -240,6 +269,7 @@ class LiveSession:
         self._cue = t if t.name and t.cue else None
         if not t.name:
             return
+        self._timer_count += 1
         seconds = float(t.seconds)
         step = self.game.step
         jitter = self.config.section("night")["jitter_ms"]
@@ -275,13 +305,27 @@ class LiveSession:
         self._timer_handle = self.loop.call_later(seconds, self.queue.put_nowait, ("timeout", token, "clock"))
         if self._cue is not None and seconds > self._cue.cue:
             self._cue_handle = self.loop.call_later(seconds - self._cue.cue, self.queue.put_nowait, ("cue", token, "clock"))
+        if self._marked():
+            self._mark(seconds)
+            self._tick_handle = self.loop.call_later(MARK_EVERY, self.queue.put_nowait, ("tick", token, "clock"))
+
+    def _marked(self) -> bool:
+        """Whether the running timer's time left is noted in the journal: a day timer's is. A night
+        step restarts from full after a crash, so nothing of it is noted."""
+        return self.journal is not None and self._timer_name is not None and self.game.state != "night"
+
+    def _mark(self, left: float) -> None:
+        self.journal.timer_mark(self._timer_count, left)
 
     def _cancel_timer(self) -> None:
         if self._timer_handle is not None:
             self._timer_handle.cancel()
         if self._cue_handle is not None:
             self._cue_handle.cancel()
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
         self._cue_handle = None
+        self._tick_handle = None
         self._timer_handle = None
         self._timer_deadline = None
         self._timer_token += 1
@@ -293,6 +337,8 @@ class LiveSession:
             self._paused_remaining = self.timer_remaining()
             self._cancel_timer()
             self.paused = True
+            if self._paused_remaining is not None and self._marked():
+                self._mark(self._paused_remaining)  # a crash during the pause keeps the time paused
             self._answer(Answer("paused", {}))
         elif what == "resume" and self.paused:
             self.paused = False

@@ -65,14 +65,15 @@ def play_on_a_terminal(tmp_path: Path, config: str):
         os.close(master)
 
 
-# the prompts the players read are in the table's language (seat, then the line that hides the role)
-PROMPTS = {"en": ("Seat {seat}: take the screen alone", "Press Enter to hide it", "The Don wakes up"),
-           "ru": ("Место {seat}: посмотрите на экран", "Нажмите Enter, чтобы скрыть", "Просыпается Дон")}
+# the prompts the players read are in the table's language (seat, then the line that hides the
+# role), and so is the console's status
+PROMPTS = {"en": ("Seat {seat}: take the screen alone", "Press Enter to hide it", "The Don wakes up", "waiting for:"),
+           "ru": ("Место {seat}: посмотрите на экран", "Нажмите Enter, чтобы скрыть", "Просыпается Дон", "ждём:")}
 
 
 @pytest.mark.parametrize("lang", sorted(PROMPTS))
 def test_the_hot_seat_reveal_wipes_the_scrollback_and_the_console_answers_after_it(tmp_path, lang):
-    look, hide, night = PROMPTS[lang]
+    look, hide, night, waiting = PROMPTS[lang]
     seen = bytearray()
     with play_on_a_terminal(tmp_path, CONFIG.replace("{lang}", lang)) as (play, master):
         for seat in range(1, 11):
@@ -87,7 +88,7 @@ def test_the_hot_seat_reveal_wipes_the_scrollback_and_the_console_answers_after_
             after = bytes(seen[shown_at:])
             assert ERASE_SCROLLBACK in after and after.index(ERASE_SCROLLBACK) < after.index(following)
         os.write(master, b"status\n")
-        assert read_until(master, b"waiting for:", seen), seen[-800:]
+        assert read_until(master, waiting.encode(), seen), seen[-800:]
         assert play.poll() is None, "the game must still be running"
         assert b"Traceback" not in seen
         os.write(master, b"quit\n")

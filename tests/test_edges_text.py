@@ -118,7 +118,7 @@ def test_typing_a_superscript_three_at_night_is_answered_and_the_console_lives_o
     assert "tap seat must be a seat number" in printed
     assert "(10000 characters)" in printed and "x" * 100 not in printed
     assert "a comment (after #)" in printed
-    assert printed.count("state: night") == 2, "status answered after every bad line"
+    assert printed.count("state: Night") == 2, "status answered after every bad line"
     assert live.stopped, "quit still works"
 
 
@@ -139,9 +139,11 @@ def test_a_real_console_game_answers_every_bad_line(tmp_path):
     r = narrator("play", "--config", str(cfg), "--journal", str(tmp_path / "j.jsonl"), stdin="\n".join(typed) + "\n")
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stdout + r.stderr
-    assert "'³' is not a seat number" in r.stdout
+    # the console answers in the table's language, and a path stays whole to be copied
+    assert "'³' ist keine Platznummer" in r.stdout
     assert "(Anna [Gast])" in r.stdout and "(Bob[/])" in r.stdout
-    assert "game stopped" in r.stdout
+    assert "Phase: Tag: Reden · Tag 1 · im Spiel: 1 Anna [Gast], 2 Bob[/]" in r.stdout
+    assert f"Spiel angehalten; weiter mit: narrator resume --journal {tmp_path / 'j.jsonl'}" in r.stdout
 
 
 # ---------------------------------------------------------------- 7. text is printed literally

@@ -190,7 +190,7 @@ def test_a_damaged_journal_names_file_and_line_and_resumes_up_to_the_last_good_e
 
     r = narrator(["resume", "--journal", str(path), "--repair"], tmp_path, "status\nquit\n")
     assert r.returncode == 0, r.stderr
-    assert f"resumed {at - 2} events" in r.stdout
+    assert f"resumed {at - 2} event{'' if at - 2 == 1 else 's'} from" in r.stdout
     assert Path(f"{path}.damaged-1").read_bytes() == original
     contents = read(path)                                 # the next resume takes it as it is
     assert len(contents.events) == at - 2 and not contents.torn
@@ -278,7 +278,7 @@ def test_a_check_answer_lost_in_a_crash_is_told_again_to_the_checker_only(club, 
     private = [l for l in r.stdout.splitlines() if "only for seat" in l]
     # his answer once, at the resume; the later lines are the next night's, each to its own seat
     assert private[0] == f"🔒 only for seat 1: {check}"
-    assert check not in "\n".join(private[1:]) and "game over: town" in r.stdout
+    assert check not in "\n".join(private[1:]) and "game over: The town wins." in r.stdout
 
 
 def test_after_a_resume_a_phone_gets_back_its_own_private_line_of_the_night_and_no_other():

@@ -83,7 +83,7 @@ def test_kill_9_then_resume_loses_nothing_and_applies_nothing_twice(cut, tmp_pat
     resume = start(["resume", "--journal", str(journal)], tmp_path)
     out, err = resume.communicate("\n".join(lines[cut:]) + "\n", timeout=60)
     assert resume.returncode == 0, err
-    assert "game over: town" in out
+    assert "game over: The town wins." in out
 
     contents = read(journal)
     assert contents.finished and not contents.torn
@@ -156,5 +156,5 @@ def test_after_a_crash_resume_alone_finds_the_game_the_config_journals_elsewhere
     resume = start(["resume"], tmp_path)
     out, err = resume.communicate("\n".join(lines[30:]) + "\n", timeout=60)
     assert resume.returncode == 0, err
-    assert "game over: town" in out
+    assert "game over: The town wins." in out
     assert read(tmp_path / "club-journal.jsonl").finished

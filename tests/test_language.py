@@ -32,6 +32,17 @@ def test_every_line_exists_in_every_language_with_the_same_placeholders(lang):
         assert placeholders(other.lines[line]) == placeholders(template), f"{lang}: {line}"
 
 
+@pytest.mark.parametrize("lang", [l for l in PRESENT if l != "en"])
+def test_every_console_line_exists_in_every_language_with_the_same_placeholders(lang):
+    """What the console prints for whoever types at it is the table's language too."""
+    en, other = load_voice("en"), load_voice(lang)
+    assert set(other.console) == set(en.console)
+    for line, template in en.console.items():
+        assert placeholders(other.console[line]) == placeholders(template), f"{lang}: {line}"
+        if isinstance(other.console[line], dict):
+            assert set(other.console[line]) == set(plural_categories(lang)), f"{lang}: {line}"
+
+
 @pytest.mark.parametrize("lang", PRESENT)
 def test_plural_lines_give_every_plural_form_of_the_language(lang):
     v = load_voice(lang)

@@ -124,7 +124,7 @@ def test_a_real_narrator_play_prints_the_reports_path_at_game_over(tmp_path):
                            str(tmp_path / "journal.jsonl"), "--no-reveal"], input="\n".join(ln for ln in live_lines if ln) + "\n",
                           capture_output=True, text=True, cwd=root, env=env, timeout=120)
     assert play.returncode == 0, play.stderr
-    assert "game over: town" in play.stdout
+    assert "game over: The town wins." in play.stdout
     line = next(ln for ln in play.stdout.splitlines() if ln.startswith("report: "))
     page = Path(line[len("report: "):])
     assert page.parent == tmp_path and page.name.startswith("journal-") and page.suffix == ".html"

@@ -51,13 +51,13 @@ def test_a_nomination_must_say_who_nominates():
 
 def test_a_swedish_table_is_told_to_name_the_nominator():
     t = day_one(lang="sv")
-    need = "Säg vem som nominerar: till exempel, tre nominerar sju."
+    need = "Säg vem som nominerar, till exempel: tre nominerar sju."
     for said in ("jag nominerar spelare nummer 4", "Jag nominerar sjuan", "jag avnominerar spelare 4"):
         reject = t.refused(f"say {said}")
         assert t.session.render(reject.line, reject.args) == need
     with pytest.raises(InputError) as half:             # a nomination cut short is taught in its whole form
         t.do("say 6 nominerar")
-    assert t.session.render(half.value.line, {}) == "Inte godkänt. Säg vem som nominerar vem: till exempel, tre nominerar sju."
+    assert t.session.render(half.value.line, {}) == "Inte godkänt. Säg vem som nominerar vem, till exempel: tre nominerar sju."
     batch = t.do("say 6 nominerar 7")
     assert t.records("nomination", batch) == [{"type": "nomination", "by": 6, "seat": 7}]
 

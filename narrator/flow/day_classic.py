@@ -54,8 +54,11 @@ class ClassicGame(BaseGame):
         if self.night_no == 0:
             return
         if deaths:
-            for s in deaths:
-                self._say("morning_bad", seat=s)
+            # "the morning is not good" once, however many leave (a leave at night, a maniac's or
+            # a second shot above ten seats): said twice it sounds like a second morning
+            self._say("morning_bad", seat=deaths[0])
+            for s in deaths[1:]:
+                self._say("morning_bad_also", seat=s)
         else:
             self._say("morning_good")
 
