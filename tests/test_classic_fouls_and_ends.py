@@ -137,3 +137,23 @@ def test_a_deal_must_fit_the_variant():
     t.do("deal 10=don 9=mafia 8=mafia 7=sheriff")
     assert t.game.role(10) == "don" and t.game.role(1) == "citizen"
     assert t.refused("deal 1=don 2=mafia 3=mafia 4=sheriff").line == "reject_already_dealt"
+
+
+def test_a_player_fouled_out_at_night_is_not_announced_again_at_dawn():
+    # seed 004 §6: "After receiving 4th foul player leaves the game without right for "last words"."
+    # The mafia shot 5, then the referee gave him his fourth foul before dawn: he has already left,
+    # so the morning neither names him as the night's victim nor gives him last words.
+    t = Table()
+    t.do("foul 5", "foul 5", "foul 5")
+    t.finish_day_speeches()                     # nobody nominated: night
+    t.do("tap 2 5", "tap 3 5", "tap 4 5")       # the mafia shoot 5
+    t.do("foul 5")                              # the fourth, while the Don is awake
+    assert t.eliminated() == [(5, "fouls")]
+    t.do("tap 2 1", "tap 1 2")
+    assert t.game.state == "speeches" and t.game.day == 2
+    said = t.said()
+    dawn = said[len(said) - 1 - said[::-1].index("city_wakes"):]
+    assert "morning_bad" not in dawn and "last_words_turn" not in dawn
+    assert "morning_good" in dawn
+    assert t.eliminated() == [(5, "fouls")]
+    assert t.records("shot")[-1]["seat"] == 5   # the shot is kept in the protocol as it was fired

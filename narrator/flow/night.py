@@ -221,6 +221,10 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
                     g.last_protected[s] = (t[-1], t[-1] in kills)
     deaths: list[int] = []
     for k in kills:
+        if not g.seats[k].alive:
+            # removed during the night (a fourth foul): he already left without last words, and
+            # the morning cannot announce him a second time as the mafia's victim
+            continue
         if k in protected:
             attempt = True
         elif k not in deaths:
