@@ -92,6 +92,25 @@ def test_three_quiet_cycles_are_a_draw():
     assert t.records("game_over")[0]["winner"] == "draw"
 
 
+def test_the_draw_names_the_clubs_own_count_of_quiet_cycles():
+    # seed 004 §7 counts 3 quiet "day and night" phases; a club that sets another count must not
+    # hear "three days and nights" after two (the line used to say three whatever the rule)
+    from narrator.flow.effects import Say
+
+    t = Table(draw_after_quiet_cycles=2)
+    for _ in range(2):
+        t.finish_day_speeches()
+        t.do("timeout", "timeout", "timeout")
+    assert t.game.winner == "draw"
+    said = [e for e in t.effects if isinstance(e, Say) and e.line == "draw"]
+    assert [e.args for e in said] == [{"n": 2}]
+    assert t.session.render("draw", said[0].args).startswith("2 days and nights in a row passed")
+    for lang, start in (("ru", "2 дня и 2 ночи подряд"), ("de", "2 Tage und Nächte in Folge"),
+                        ("sv", "2 dagar och nätter i rad"), ("hu", "2 nap és 2 éjszaka")):
+        assert Table(lang=lang).session.render("draw", {"n": 2}).startswith(start)
+    assert Table(lang="ru").session.render("draw", {"n": 3}).startswith("3 дня и 3 ночи подряд")
+
+
 def test_the_draw_rule_counts_only_cycles_with_nobody_leaving():
     t = Table()
     t.finish_day_speeches()
