@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .rules.roles import TEAM_OF
+from .rules.roles import side_of, wins_with
 
 BUSY_MS = 60_000
 SCHEMA = """
@@ -106,8 +106,8 @@ def facts(record) -> tuple[dict, list[PlayerFacts]]:
     players = []
     for seat in range(1, story.seats + 1):
         role = story.roles.get(seat, "citizen")
-        team = TEAM_OF.get(role, "town")
-        won = story.winner is not None and (story.winner == team or (role == "collaborator" and story.winner == "mafia"))
+        team = side_of(role)  # the side he wins with: a collaborator's wins are the mafia's
+        won = wins_with(role, story.winner)
         out = story.eliminated.get(seat)
         killed = bool(out and first_night and out["cause"] == "shot" and out["period"] == ("night", first_night.number))
         players.append(PlayerFacts(seat, record.players.get(seat), role, team, won, killed, found.get(seat, 0),

@@ -295,6 +295,9 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                 problem(("roles", role), f"not a role of {variant.name}; one of {', '.join(allowed)}")
             elif not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= seats:
                 problem(("roles", role), f"a count of players (0 to {seats}), not {shown(count)}")
+            elif role in variant.counts and count not in variant.counts[role][0]:
+                counts, why = variant.counts[role]
+                problem(("roles", role), f"{' or '.join(map(str, counts))}, not {count} ({why})")
             else:
                 overrides[role] = count
         roles = variant.roles_for(seats, overrides)

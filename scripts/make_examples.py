@@ -57,7 +57,9 @@ def render(variant_name: str, lang: str, seats: int | None, title: str) -> str:
     for role in v.optional_roles:
         if role not in table:
             on = 1 if extended else 0
-            out.append(f"{'' if extended else '# '}{role} = {on if extended else 1}")
+            # an optional role is shown with the count its seed gives it (the freemasons are two)
+            one = min((c for c in v.counts.get(role, ((1,), ""))[0] if c), default=1)
+            out.append(f"{'' if extended else '# '}{role} = {on if extended else one}")
     out += ["", "[rules]"]
     for key, opt in v.rules.items():
         out.append(f"{key} = {value(opt.default)}".ljust(38) + f"# {opt.source}")

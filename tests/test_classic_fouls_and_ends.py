@@ -92,6 +92,25 @@ def test_three_quiet_cycles_are_a_draw():
     assert t.records("game_over")[0]["winner"] == "draw"
 
 
+def test_the_draw_names_the_clubs_own_count_of_quiet_cycles():
+    # seed 004 §7 counts 3 quiet "day and night" phases; a club that sets another count must not
+    # hear "three days and nights" after two (the line used to say three whatever the rule)
+    from narrator.flow.effects import Say
+
+    t = Table(draw_after_quiet_cycles=2)
+    for _ in range(2):
+        t.finish_day_speeches()
+        t.do("timeout", "timeout", "timeout")
+    assert t.game.winner == "draw"
+    said = [e for e in t.effects if isinstance(e, Say) and e.line == "draw"]
+    assert [e.args for e in said] == [{"n": 2}]
+    assert t.session.render("draw", said[0].args).startswith("2 days and nights in a row passed")
+    for lang, start in (("ru", "2 дня и 2 ночи подряд"), ("de", "2 Tage und Nächte in Folge"),
+                        ("sv", "2 dagar och nätter i rad"), ("hu", "2 nap és 2 éjszaka")):
+        assert Table(lang=lang).session.render("draw", {"n": 2}).startswith(start)
+    assert Table(lang="ru").session.render("draw", {"n": 3}).startswith("3 дня и 3 ночи подряд")
+
+
 def test_the_draw_rule_counts_only_cycles_with_nobody_leaving():
     t = Table()
     t.finish_day_speeches()
@@ -137,3 +156,23 @@ def test_a_deal_must_fit_the_variant():
     t.do("deal 10=don 9=mafia 8=mafia 7=sheriff")
     assert t.game.role(10) == "don" and t.game.role(1) == "citizen"
     assert t.refused("deal 1=don 2=mafia 3=mafia 4=sheriff").line == "reject_already_dealt"
+
+
+def test_a_player_fouled_out_at_night_is_not_announced_again_at_dawn():
+    # seed 004 §6: "After receiving 4th foul player leaves the game without right for "last words"."
+    # The mafia shot 5, then the referee gave him his fourth foul before dawn: he has already left,
+    # so the morning neither names him as the night's victim nor gives him last words.
+    t = Table()
+    t.do("foul 5", "foul 5", "foul 5")
+    t.finish_day_speeches()                     # nobody nominated: night
+    t.do("tap 2 5", "tap 3 5", "tap 4 5")       # the mafia shoot 5
+    t.do("foul 5")                              # the fourth, while the Don is awake
+    assert t.eliminated() == [(5, "fouls")]
+    t.do("tap 2 1", "tap 1 2")
+    assert t.game.state == "speeches" and t.game.day == 2
+    said = t.said()
+    dawn = said[len(said) - 1 - said[::-1].index("city_wakes"):]
+    assert "morning_bad" not in dawn and "last_words_turn" not in dawn
+    assert "morning_good" in dawn
+    assert t.eliminated() == [(5, "fouls")]
+    assert t.records("shot")[-1]["seat"] == 5   # the shot is kept in the protocol as it was fired

@@ -90,3 +90,29 @@ def test_a_retired_option_says_what_replaced_it():
         "club.toml:4: rules.second_shot_misses: no longer an option: a night choice may be changed until "
         "the step ends and the last choice counts (remove this line)",
     ]
+
+
+def test_a_role_the_seed_names_once_or_as_a_pair_keeps_that_count():
+    # seed 000: «Frimurarna är två spelare som väcks samtidigt under setup ("natt noll") för att se
+    # varandra» — a single freemason would wake alone "to see each other" (the example config even
+    # offered `freemason = 1`); seed 004 §1: «3 "black" or mafia cards, one of them is a "Don" card»
+    sv = 'variant = "sverige"\nlanguage = "sv"\nseats = 12\n[roles]\nfreemason = {}\n'
+    assert any("roles.freemason" in p and "0 or 2, not 1" in p and "Frimurarna är två spelare" in p
+               for p in problems(sv.format(1)))
+    assert problems(sv.format(3))
+    assert parse_config(sv.format(2)).roles["freemason"] == 2
+    classic = 'variant = "classic"\nlanguage = "en"\n[roles]\n{} = 2\n'
+    for role in ("don", "sheriff"):
+        assert any(f"roles.{role}" in p and "0 or 1, not 2" in p for p in problems(classic.format(role)))
+    hu = 'variant = "hungariq"\nlanguage = "hu"\nseats = 12\n[roles]\nprotected_mafia = 2\n'
+    assert any("egy védett maffiózó" in p for p in problems(hu))
+
+
+def test_the_example_configs_offer_the_optional_roles_in_their_seeds_counts():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "examples"
+    for f in ("sverige-en.toml", "sverige-sv.toml"):
+        text = (root / f).read_text(encoding="utf-8")
+        assert "# freemason = 2" in text
+        assert parse_config(text.replace("# freemason = 2", "freemason = 2")).roles["freemason"] == 2

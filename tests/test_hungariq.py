@@ -192,3 +192,46 @@ def test_aunt_sarika_completes_a_mafia_vote_that_lacks_one_mafioso():
     quiet_day(t)
     t.do("tap 1 5", "tap 8 9", "tap 2 9", "tap 3 9", "tap 4 10")
     assert t.eliminated() == [(9, "shot")]
+
+
+def _collaborator_outcomes(t: Table) -> tuple[str, bool]:
+    """What the collaborator's phone shows at the end, and what the club records for him."""
+    from narrator.club import facts
+    from narrator.companion.hub import Hub
+    from narrator.flow.effects import Record
+    from narrator.report.reader import GameRecord
+
+    view = t.game.public_view()
+    phone = Hub._outcome(None, 3, view)  # reads nothing of the hub but the public view
+    entries = [e.entry for e in t.effects if isinstance(e, Record)]
+    _, players = facts(GameRecord(path="game", entries=entries, language="en"))
+    return phone, next(p for p in players if p.seat == 3).won
+
+
+def _execute(t: Table, seat: int) -> None:
+    t.do(f"say I accuse player {seat}")
+    all_vote(t, "yes")
+    t.do("timeout", "timeout")                      # the debate, the last word
+    all_vote(t, "yes")
+
+
+def test_the_collaborator_wins_with_the_mafia_and_loses_with_the_citizens():
+    # seed 001: «Kollaboráns: Olyan polgár, aki a végén akkor számít győztesnek, ha a maffiózók
+    # nyernek. (Ha pl. tömeghalál miatt – ld. később – egyedül marad életben, akkor ő veszít, mert a
+    # polgárok nyernek.)» Before, his phone read "won" when the citizens won and "lost" when the
+    # mafia did, and the club counted him a winner either way.
+    deal = "1=protected_mafia 2=mafia 3=collaborator 4=inspector"
+    roles = {"mafia": 1, "collaborator": 1}
+    t = Table(deal=deal, variant="hungariq", seats=7, roles=roles)
+    _execute(t, 5)
+    t.do("tap 4 1", "tap 1 6", "tap 2 6")         # the inspector looks; the mafia kill 6
+    _execute(t, 7)                                  # 2 mafiosi against 2 citizens
+    assert t.game.winner == "mafia" and t.game.seats[3].alive
+    assert _collaborator_outcomes(t) == ("won", True)
+
+    t = Table(deal=deal, variant="hungariq", seats=7, roles=roles)
+    _execute(t, 1)
+    t.do("tap 4 2", "tap 2 5")                      # the last mafioso kills 5
+    _execute(t, 2)
+    assert t.game.winner == "town" and t.game.seats[3].alive
+    assert _collaborator_outcomes(t) == ("lost", False)

@@ -182,3 +182,21 @@ def test_the_default_table_comes_from_the_balance_search():
     assert sverige_table(12) == {"mafia": 3, "doctor": 1, "sheriff": 1}
     assert sverige_table(16)["mafia"] == 5
     assert sverige_table(20) == {"mafia": 6, "doctor": 1, "sheriff": 1, "avenger": 1}
+
+
+def test_after_a_night_without_a_save_the_doctor_may_guard_anyone_again():
+    # seed 000: «måste byta person varje natt såvida hen inte lyckats föregående natt» — the
+    # person to change is the one of the night before; after a night he guarded nobody, the patient
+    # of two nights ago is a change again (he used to be refused as "the same")
+    t = day_one()
+    _to_speeches(t)
+    t.do("tap 1 9", "tap 2 9", "tap 3 9", "tap 4 10", "tap 5 1")   # the doctor guarded 10; 9 dies
+    _to_speeches(t)
+    t.do("tap 1 11", "tap 2 11", "tap 3 11", "timeout", "tap 5 2")  # the doctor guards nobody; 11 dies
+    assert t.eliminated() == [(9, "shot"), (11, "shot")]
+    _to_speeches(t)
+    t.do("tap 1 10", "tap 2 10", "tap 3 10")
+    batch = t.do("tap 4 10")
+    assert t.records("protect", batch) == [{"type": "protect", "by": 4, "seat": 10}]
+    t.do("tap 5 3")
+    assert "morning_attempt" in t.said()[-3:] and t.eliminated() == [(9, "shot"), (11, "shot")]  # 10 saved

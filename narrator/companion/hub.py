@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ..flow.effects import Record, Reject, Say, Tell, Timer
 from ..flow.events import EndSpeech, Foul, Nominate, Revoke, Tap, event_to_dict
 from ..language import load_voice
-from ..rules.roles import TEAM_OF
+from ..rules.roles import wins_with
 
 log = logging.getLogger("narrator.companion")
 
@@ -291,7 +291,7 @@ class Hub:
             return None
         if winner not in ("town", "mafia", "maniac"):
             return "draw"
-        return "won" if TEAM_OF.get(roles.get(seat, "citizen")) == winner or roles.get(seat) == winner else "lost"
+        return "won" if wins_with(roles.get(seat, "citizen"), winner) else "lost"
 
     # ------------------------------------------------------------------ words in the table's language
     def word(self, key: str, **args) -> str:

@@ -716,7 +716,9 @@ class BaseGame:
         self.close()
 
     def announce_winner(self, winner: str) -> None:
-        self._say(self.winner_line(winner))
+        # a draw names the rule's own count of quiet cycles, which a club may set (seed 004 §7 says 3)
+        args = {"n": self.rules.get("draw_after_quiet_cycles", 0)} if winner == "draw" else {}
+        self._say(self.winner_line(winner), **args)
         self.reveal_roles()
 
     def winner_line(self, winner: str) -> str:

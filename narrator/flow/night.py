@@ -215,12 +215,21 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
     protected: set[int] = set()
     for step in g.steps:
         if step.action == "protect":
-            for s, t in g.intents.get(step.name, {}).items():
+            chosen = g.intents.get(step.name, {})
+            for s, t in chosen.items():
                 if g.seats[s].alive and s not in g.blocked:
                     protected.add(t[-1])
                     g.last_protected[s] = (t[-1], t[-1] in kills)
+            for s in [s for s in g.last_protected if s not in chosen]:
+                # seed 000: «byta person varje natt såvida hen inte lyckats föregående natt» —
+                # a night without a save leaves nobody to change from
+                del g.last_protected[s]
     deaths: list[int] = []
     for k in kills:
+        if not g.seats[k].alive:
+            # removed during the night (a fourth foul): he already left without last words, and
+            # the morning cannot announce him a second time as the mafia's victim
+            continue
         if k in protected:
             attempt = True
         elif k not in deaths:

@@ -51,9 +51,24 @@ ROLE_ALIASES = {
 
 KAMIKAZE_ROLES = ("kamikaze_citizen", "kamikaze_mafia")
 
+# Roles counted on one side that win with another. seed 001: «Kollaboráns: Olyan polgár, aki a
+# végén akkor számít győztesnek, ha a maffiózók nyernek» — a citizen for every count (the mafia's
+# parity, the vote), a winner only when the mafia win, a loser when the citizens do.
+WINS_WITH = {"collaborator": MAFIA}
+
 
 def team_of(role: str) -> str:
     return TEAM_OF[role]
+
+
+def side_of(role: str) -> str:
+    """The side a role wins with (its team, but the collaborator's is the mafia's)."""
+    return WINS_WITH.get(role, TEAM_OF.get(role, TOWN))
+
+
+def wins_with(role: str, winner: str | None) -> bool:
+    """Whether a player of this role has won when `winner` ("town", "mafia", "maniac") won."""
+    return winner is not None and winner == side_of(role)
 
 
 def is_mafia(role: str) -> bool:

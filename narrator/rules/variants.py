@@ -46,6 +46,9 @@ class Variant:
     default_seats: int = 10
     extras: tuple[str, ...] = ()  # second-deal flags (lovers, kamikaze) a deal may add
     cues: dict[str, str] = field(default_factory=dict)  # timer -> the rule giving its spoken cue (seconds before the end)
+    # the counts a role may have at a table, where its seed names one (the Don, the Sheriff) or a
+    # pair (the freemasons): (allowed counts, the seed's words)
+    counts: dict[str, tuple[tuple[int, ...], str]] = field(default_factory=dict)
 
     def roles_for(self, seats: int, overrides: dict[str, int] | None = None) -> dict[str, int]:
         counts = dict(self.table(seats))
@@ -107,6 +110,12 @@ CLASSIC = Variant(
         "town_wins_while_maniac_lives": Option(False, bool, "seed 002 gives the town the win «когда устранена вся «Мафия»» in the ten-seat game and names the Маньяк above ten without his powers; as a killer of his own side (VARIANTS.md) he still threatens the town, so by default the town has not won while he lives"),
     },
     cues={"speech": "speech_warning", "tie_speech": "speech_warning", "last_words": "speech_warning"},
+    counts={
+        "don": ((0, 1), "seed 004 §1: «3 \"black\" or mafia cards, one of them is a \"Don\" card»"),
+        "sheriff": ((0, 1), "seed 004 §1: «7 \"red\" or citizen cards, one of them is a \"Sheriff\" card»"),
+        **{r: ((0, 1), "seed 002 adds ««Путана», «Полицейский», «Маньяк», «Доктор»» above ten players, one of each")
+           for r in ("putana", "policeman", "maniac", "doctor")},
+    },
     timers={
         "speech": Option(60, int, "seed 004 §4.3: one minute per speech", 5, 600),
         "tie_speech": Option(30, int, "seed 004 §4.4: 30 s for each tied player", 5, 300),
@@ -160,6 +169,12 @@ SVERIGE = Variant(
         "hang_without_votes": Option(False, bool, "seed 000 Röstning: «Spelaren som får högst antal röster hängs»; with no hand raised at all nobody got the most votes, so nobody is hanged"),
     },
     cues={"first_day": "day_warning", "day": "day_warning", "extension": "day_warning", "nominee_speech": "speech_warning"},
+    counts={
+        "freemason": ((0, 2), "seed 000: «Frimurarna är två spelare som väcks samtidigt»"),
+        "doctor": ((0, 1), "seed 000: «Läkaren får … säkra någon»"),
+        "sheriff": ((0, 1), "seed 000: «Sheriffen får … reda på valfri persons lagtillhörighet»"),
+        "avenger": ((0, 1), "seed 000: «Hämnaren får … skjuta någon»"),
+    },
     timers={
         "first_day": Option(900, int, "seed 000 Tid: the first day is 15 minutes", 60, 3600),
         "day": Option(600, int, "seed 000 Tid: later days are 10 minutes", 60, 3600),
@@ -214,6 +229,13 @@ HUNGARIQ = Variant(
         "speech_warning": Option(0, int, "seed 001: «Az utolsó szóba már senki sem szólhat bele» — the last word is not interrupted, so no cue by default; seconds before it ends when the host says so (0: never)", 0, 60),
     },
     cues={"last_word": "speech_warning"},
+    counts={
+        "protected_mafia": ((0, 1), "seed 001: «maffiózók (közülük egy védett maffiózó)»"),
+        "inspector": ((0, 1), "seed 001: «Szerepek: … felügyelő»; «a felügyelőt, hogy nyissa ki a szemét»"),
+        **{r: ((0, 1), "seed 001 names each optional role once («kamikáze polgár, kamikáze maffiózó», «Sárika néni», …)")
+           for r in ("collaborator", "vogon", "bodyguard", "sarika", "protected_citizen", "grocer",
+                     "kamikaze_citizen", "kamikaze_mafia")},
+    },
     timers={
         "day": Option(1200, int, "seed 001: the day goes on until a death or enough accusations", 60, 7200),
         "support_vote": Option(5, int, "seed 001: hands up on a count of three", 2, 30),
