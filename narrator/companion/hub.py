@@ -240,6 +240,7 @@ class Hub:
             "phase": self.phase_text(),
             "alive": view["alive"],
             "nominations": self._nominations(view),
+            "nominees_text": self._nominees_text(view),
             "speaker": view["speaker"],
             "fouls": {str(s): n for s, n in view["fouls"].items()},
             "ask": ask,
@@ -266,6 +267,15 @@ class Hub:
 
     def _nominations(self, view: dict) -> list[int]:
         return [] if view["state"] in self.NOMINATION_STATES_OFF else list(view["nominations"])
+
+    def _nominees_text(self, view: dict) -> str:
+        """The day's nominees as the table's rules name them: in hungariq they are the accused
+        (seed 001: «Vádat emelek XY ellen», «a vádlott»), never "nominated"."""
+        seats = self._nominations(view)
+        if not seats:
+            return ""
+        key = "day_accused" if self.config.variant.name == "hungariq" else "day_nominees"
+        return self.word(key, seats=", ".join(str(s) for s in seats))
 
     def _remaining(self) -> float:
         """The server's time left on the running clock (frozen while paused): the phones show this."""

@@ -111,3 +111,32 @@ def test_a_vote_the_console_records_is_the_phones_vote():
             assert [(e["type"], e["event"]["target"]) for e in taps] == [("input", 3), ("rejected", 8)]
 
     asyncio.run(main())
+
+
+def test_a_hungarian_table_sees_the_accused_not_nominees():
+    """seed 001: «Vádat emelek XY ellen» — in hungariq the day's players on trial are the accused
+    (vádlott). The phones said "Jelöltek: 9" (nominees), a word of the other rule systems."""
+    need_browser()
+    hu = parse_config(
+        'variant = "hungariq"\nlanguage = "hu"\nseats = 10\n'
+        '[dealing]\nroles = { 2 = "mafia", 6 = "mafia", 9 = "protected_mafia", 4 = "inspector" }\n'
+        '[companion]\nvotes = true\n'
+    )
+
+    async def main():
+        async with Table(hu) as t, launched() as browser:
+            game = t.live.game
+            pages = await phone_pages(t, browser, (1, 9))
+            await t.to_first_day()
+            t.live.submit_line("say a 3 vádat emel a 9 ellen")
+            await until(lambda: game.public_view()["nominations"] == [9], what="the accusation")
+            for page in pages.values():
+                await expect(page.get_by_test_id("day-info")).to_have_text("Vád alatt: 9")
+                assert "Jelölt" not in await page.evaluate("() => document.body.innerText")
+            await shot(pages[1], "hu-accused")
+            # the support vote recorded at the console shows on the accused's phone as his own
+            t.live.submit_line("tap 9 no")
+            await expect(pages[9].locator("#result")).to_have_text("A szavazatod megérkezett.")
+            assert await chosen(pages[9]) == ["no"]
+
+    asyncio.run(main())
