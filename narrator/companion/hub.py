@@ -240,6 +240,7 @@ class Hub:
             "phase": self.phase_text(),
             "alive": view["alive"],
             "nominations": self._nominations(view),
+            "nominees_text": self._nominees_text(view),
             "speaker": view["speaker"],
             "fouls": {str(s): n for s, n in view["fouls"].items()},
             "ask": ask,
@@ -266,6 +267,15 @@ class Hub:
 
     def _nominations(self, view: dict) -> list[int]:
         return [] if view["state"] in self.NOMINATION_STATES_OFF else list(view["nominations"])
+
+    def _nominees_text(self, view: dict) -> str:
+        """The day's nominees as the table's rules name them: in hungariq they are the accused
+        (seed 001: «Vádat emelek XY ellen», «a vádlott»), never "nominated"."""
+        seats = self._nominations(view)
+        if not seats:
+            return ""
+        key = "day_accused" if self.config.variant.name == "hungariq" else "day_nominees"
+        return self.word(key, seats=", ".join(str(s) for s in seats))
 
     def _remaining(self) -> float:
         """The server's time left on the running clock (frozen while paused): the phones show this."""
@@ -471,6 +481,8 @@ class Hub:
                     self._current = p
                     # every effect of this event is dispatched before the loop runs this
                     self.live.loop.call_soon(self._resolve, p)
+            elif kind == "input" and ev.get("type") == "tap" and isinstance(seat, int):
+                self._vote_from_elsewhere(seat, ev)
             self._last_reject = None
             self._caption_before = None
         elif kind == "deal":
@@ -488,6 +500,22 @@ class Hub:
         elif kind == "phase" and entry.get("phase") == "day":
             self.notes.clear()  # a night answer is never shown again by itself, only held down
             self._dirty = True
+
+    def _vote_from_elsewhere(self, seat: int, ev: dict) -> None:
+        """A day vote the console (or a voice, the keypad) took for a seat that has a phone: the
+        phone shows it as its own vote that stands — "your vote is in", its button marked, and a
+        later tap on another button refused under it — never an open ballot that says
+        "already voted" to a player who sees no vote of his. (A vote is public; at night nothing
+        of this is sent.)"""
+        if not self.votes_on_phones or self._sig is None or self._sig[5] != "awaiting_votes":
+            return  # the screen the input was made on (the last one sent) was no vote
+        if self.game.state == "night" or self._sig[0] in ("night", "kamikaze"):
+            return
+        target, answer = ev.get("target"), ev.get("answer")
+        text = self._line("companion_vote_taken", "Your vote is in.")
+        self._standing[seat] = (self.epoch, text, (target, answer))
+        self._chosen[seat] = (self.epoch, _choice(target, answer))
+        self._send(seat, {"t": "note", "ok": True, "text": text, "epoch": self.epoch, "chosen": _choice(target, answer)})
 
     def _resolve(self, p: Pending) -> None:
         if self._current is p:
