@@ -72,6 +72,33 @@ def test_nothing_is_heard_when_nobody_holds_the_floor(sphinx, tmp_path):
     assert live.sentences == []
 
 
+def test_words_recorded_while_the_floor_was_closed_are_not_heard_when_handed_over_late(sphinx, tmp_path):
+    # a busy machine (a Raspberry Pi rendering the next line) hands the microphone's blocks over
+    # late: "I nominate player three" said at night, judged only once a speech had begun, was
+    # heard as a nomination of the day (seen with two tables at once on a loaded machine)
+    from narrator.voice.mic import Microphone
+
+    live = FakeLive(floor=None)  # night: nobody holds the floor
+    vi = voice_input(sphinx, live)
+    mic = Microphone.__new__(Microphone)  # its queue and worker, with no sound device
+    mic.input, mic.blocks, mic._stop = vi, __import__("queue").Queue(), threading.Event()
+    said = np.concatenate([silence(0.5), espeak("I nominate player three", "en-us", tmp_path), silence(1)])
+    for i in range(0, len(said), 320):
+        mic._callback(said[i:i + 320, None], 320, None, None)
+    live.game.floor = 1  # the day begins before the worker got to the night's blocks
+    worker = threading.Thread(target=mic._run)
+    worker.start()
+    while not mic.blocks.empty():
+        threading.Event().wait(0.05)
+    vi.feed(silence(1))
+    mic._stop.set()
+    worker.join()
+    assert live.sentences == []
+    # and the same words said in the day are heard
+    vi.feed(np.concatenate([silence(0.5), espeak("I nominate player three", "en-us", tmp_path), silence(1)]))
+    assert [s for s, _ in live.sentences] == ["i nominate player three"]
+
+
 def heard(text, kind, seat=None):
     return Heard(text, Command(kind, seat), 0, 0, 0)
 

@@ -47,8 +47,11 @@ class VoiceInput:
     def accepting(self) -> bool:
         return not self.live.narrating.is_set() and self.live.game.floor is not None and not self.live.paused
 
-    def feed(self, block: np.ndarray) -> None:
-        if not self.accepting():
+    def feed(self, block: np.ndarray, captured_accepting: bool = True) -> None:
+        """`captured_accepting`: whether the floor was open when the block was recorded. A busy
+        machine hands blocks over late: said at night or over the narrator's last line, and
+        judged only once the floor was open, they were heard as the day's words"""
+        if not (captured_accepting and self.accepting()):
             if not self._muted:
                 self.listener.reset()  # the narrator's own voice must never finish an utterance
                 self._muted = True
@@ -104,16 +107,17 @@ class Microphone:
         self.thread.start()
 
     def _callback(self, indata, frames, time_info, status) -> None:
-        self.blocks.put(indata[:, 0].copy())
+        # judged as it is recorded, not when the worker gets to it (VoiceInput.feed)
+        self.blocks.put((indata[:, 0].copy(), self.input.accepting()))
 
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                block = self.blocks.get(timeout=0.1)
+                block, accepting = self.blocks.get(timeout=0.1)
             except queue.Empty:
                 continue
             try:
-                self.input.feed(block)
+                self.input.feed(block, accepting)
             except Exception:  # noqa: BLE001 - a recogniser hiccup must not kill the microphone
                 self.input.listener.reset()
 
