@@ -24,23 +24,16 @@ def test_english_and_russian_are_present():
     assert {"en", "ru"} <= set(PRESENT)
 
 
+@pytest.mark.parametrize("table", ["lines", "console"])
 @pytest.mark.parametrize("lang", [l for l in PRESENT if l != "en"])
-def test_every_line_exists_in_every_language_with_the_same_placeholders(lang):
-    en, other = load_voice("en"), load_voice(lang)
-    assert set(other.lines) == set(en.lines)
-    for line, template in en.lines.items():
-        assert placeholders(other.lines[line]) == placeholders(template), f"{lang}: {line}"
-
-
-@pytest.mark.parametrize("lang", [l for l in PRESENT if l != "en"])
-def test_every_console_line_exists_in_every_language_with_the_same_placeholders(lang):
-    """What the console prints for whoever types at it is the table's language too."""
-    en, other = load_voice("en"), load_voice(lang)
-    assert set(other.console) == set(en.console)
-    for line, template in en.console.items():
-        assert placeholders(other.console[line]) == placeholders(template), f"{lang}: {line}"
-        if isinstance(other.console[line], dict):
-            assert set(other.console[line]) == set(plural_categories(lang)), f"{lang}: {line}"
+def test_every_line_exists_in_every_language_with_the_same_placeholders(lang, table):
+    """What is said, and what the console prints for whoever types at it: the table's language."""
+    en, other = getattr(load_voice("en"), table), getattr(load_voice(lang), table)
+    assert set(other) == set(en)
+    for line, template in en.items():
+        assert placeholders(other[line]) == placeholders(template), f"{lang}: {line}"
+        if table == "console" and isinstance(other[line], dict):
+            assert set(other[line]) == set(plural_categories(lang)), f"{lang}: {line}"
 
 
 @pytest.mark.parametrize("lang", PRESENT)
