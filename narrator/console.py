@@ -46,6 +46,11 @@ def wipe(console: Console) -> None:
         console.file.flush()
 
 
+# the game's own answers to `pause` and `resume` come as answers, like refusals, but are none: a
+# red ✗ before "The game is paused." read as if the pause had been refused
+CLOCK_MARKS = {"paused": ("⏸", "bold yellow"), "resumed": ("▶", "bold green")}
+
+
 class ConsoleOutput:
     def __init__(self, live, console: Console | None = None, clear_at_dawn: bool | None = None, show_private: bool = True):
         self.live = live
@@ -93,7 +98,7 @@ class ConsoleOutput:
             if effect.seat and not self.show_private:
                 return
             who = f"{self._only_for(effect.seat)} " if effect.seat else ""
-            c.print(Text.assemble(("✗", "bold red"), " ", who, text))
+            c.print(Text.assemble(CLOCK_MARKS.get(effect.line, ("✗", "bold red")), " ", who, text))
         elif isinstance(effect, Timer) and effect.name:
             if self._night is None:
                 self._night = getattr(getattr(self.live, "game", None), "state", None) == "night"

@@ -228,3 +228,15 @@ def test_a_hungarian_accusation_typed_as_a_hungarian_says_it_is_taken():
         effects = session.feed(session.parse("say " + typed))
         records = [e.entry for e in effects if type(e).__name__ == "Record"]
         assert any(r["type"] == "accusation" and r["seat"] == 7 for r in records), (typed, records)
+
+
+def test_pause_and_resume_are_answered_as_done_not_as_refused():
+    """Seen at a German table: `pause` was answered «✗ Das Spiel ist pausiert.», the mark of a
+    refused input; a line typed during the pause is still answered as held back."""
+    printed, live = console_game(table("de"), NIGHT_ZERO + ["pause", "foul 4", "resume"])
+    de = load_voice("de")
+    paused, resumed = de.render("paused"), de.render("resumed")
+    assert f"⏸ {paused}" in printed and f"▶ {resumed}" in printed
+    assert f"✗ {paused}" not in printed and f"✗ {resumed}" not in printed
+    assert printed.count(f"⏸ {paused}") == 2  # the foul typed in the pause is held back, and said so
+    assert not live.paused and live.game.seats[4].fouls == 0
