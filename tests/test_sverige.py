@@ -62,6 +62,17 @@ def test_a_swedish_table_is_told_to_name_the_nominator():
     assert t.records("nomination", batch) == [{"type": "nomination", "by": 6, "seat": 7}]
 
 
+def test_a_swedish_nominator_withdraws_in_his_own_words():
+    # seed 000: only the nominator withdraws his nomination; a Swedish table says it «drar
+    # tillbaka» as often as «avnominerar», and «tre drar tillbaka sju» was table talk
+    t = day_one(lang="sv")
+    for withdrawn in ("tre drar tillbaka sju", "spelare tre tar tillbaka nomineringen av spelare sju", "tre avnominerar sju"):
+        t.do("say tre nominerar sju")
+        t.do(f"say {withdrawn}")
+        assert t.game.public_nominations() == [], withdrawn
+    assert t.refused("say fyra drar tillbaka sju").line in ("reject_withdraw_not_yours", "reject_not_nominated")
+
+
 @pytest.mark.parametrize("lang, said", [("en", "I nominate player 4"), ("de", "Ich nominiere Spieler vier"),
                                         ("ru", "Выставляю игрока номер четыре"), ("hu", "Jelölöm a négyes játékost"),
                                         ("sv", "jag nominerar fyran")])
