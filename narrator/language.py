@@ -169,14 +169,16 @@ class Voice:
         if template is None:
             raise KeyError(f"{self.source}: no console line {name!r}")
         args = args or {}
-        if isinstance(template, dict):
-            template = template[plural_category(self.lang, int(args["n"]))]
+        template = self._form(template, args)
         # a typed line or a path is never read as a reference to another line ("@welcome")
         return template.format(**{k: v if isinstance(v, str) else self._format_value(v) for k, v in args.items()})
 
+    def _form(self, template: str | dict[str, str], args: dict) -> str:
+        """The template itself, or of its plural forms the one `args["n"]` takes in this language."""
+        return template[plural_category(self.lang, int(args["n"]))] if isinstance(template, dict) else template
+
     def _fill(self, template, args: dict) -> str:
-        if isinstance(template, dict):
-            template = template[plural_category(self.lang, int(args["n"]))]
+        template = self._form(template, args)
         values = {k: self.duration(v) if k == "time" else self.menu(v) if k == "menu" else self._format_value(v)
                   for k, v in args.items()}
         text = template.format(**values)
