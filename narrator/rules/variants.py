@@ -49,6 +49,8 @@ class Variant:
     # the counts a role may have at a table, where its seed names one (the Don, the Sheriff) or a
     # pair (the freemasons): (allowed counts, the seed's words)
     counts: dict[str, tuple[tuple[int, ...], str]] = field(default_factory=dict)
+    # roles the seed offers as alternatives, never together at one table: (the roles, the seed's words)
+    exclusive: tuple[tuple[tuple[str, ...], str], ...] = ()
 
     def roles_for(self, seats: int, overrides: dict[str, int] | None = None) -> dict[str, int]:
         counts = dict(self.table(seats))
@@ -175,6 +177,8 @@ SVERIGE = Variant(
         "sheriff": ((0, 1), "seed 000: «Sheriffen får … reda på valfri persons lagtillhörighet»"),
         "avenger": ((0, 1), "seed 000: «Hämnaren får … skjuta någon»"),
     },
+    # both bring the village knowledge; the seed gives a table one or the other, never both
+    exclusive=((("sheriff", "freemason"), "seed 000: «kör med antingen sheriff eller frimurare om ni är fler än nio spelare»"),),
     timers={
         "first_day": Option(900, int, "seed 000 Tid: the first day is 15 minutes", 60, 3600),
         "day": Option(600, int, "seed 000 Tid: later days are 10 minutes", 60, 3600),
