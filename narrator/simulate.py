@@ -143,7 +143,10 @@ class RandomPlayer:
         if st == "accusations":
             if r.random() < 0.7:
                 by = r.choice(alive)
-                return Nominate(self.pick(g, by, [s for s in alive if s != by] or alive), by=by)
+                # one spared today is not accused again the same day (seed 001), but in the endgame
+                free = [s for s in alive if s != by and (s not in g.tried_today or g.endgame())]
+                if free:
+                    return Nominate(self.pick(g, by, free), by=by)
             return Timeout()
         if st == "discussion":
             return EndSpeech() if r.random() < 0.5 else Timeout()

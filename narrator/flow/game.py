@@ -373,7 +373,11 @@ class BaseGame:
         self.speaker = None
         self._timer(None)
         if self.skip_nights():
+            # the day that ended is over, and the next one begins without a night in between
+            # (seed 001's endgame: «ekkor már nem lehet éjszakát elrendelni»)
             self._record("no_night", reason="endgame")
+            self.day += 1
+            self._record("phase", phase="day", day=self.day)
             return self._begin_day()
         self.to_night()
         self.night_no += 1
