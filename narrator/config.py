@@ -301,6 +301,14 @@ def parse_config(text: str, path: str = "<config>") -> Config:
             else:
                 overrides[role] = count
         roles = variant.roles_for(seats, overrides)
+        for group, why in variant.exclusive:
+            both = [r for r in group if roles.get(r)]
+            if len(both) > 1:
+                # the line to fix is the one that brought the second role in (the other may be the table's default)
+                key = ([r for r in overrides if r in both] or both)[-1]
+                other = next(r for r in both if r != key)
+                problem(("roles", key), f"{key} = {roles[key]} with {other} = {roles[other]}: one or the other ({why}); "
+                                        f"set {other} = 0 to play {key}, or {key} = 0")
         if sum(roles.values()) >= seats:
             problem(("roles",), f"{sum(roles.values())} special roles leave no citizen at {seats} seats")
         mafia_roles = [r for r in roles if team_of(r) == MAFIA]

@@ -185,7 +185,7 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None) -
     elif not line.split("#", 1)[0].strip():
         note(console, words(live, "comment"))
     else:
-        if word not in ("deal", "say", "tap", "foul", "timeout", "leave", "extend"):
+        if word not in ("deal", "say", "tap", "foul", "disqualify", "defeat", "timeout", "leave", "extend"):
             line = "say " + line  # a bare sentence is taken as heard at the table
         try:
             item = live.session.parse(line)  # pure: safe on this thread; the game answers errors

@@ -1,4 +1,5 @@
-"""The input lines a transcript or the console takes: deal, say, tap, foul, timeout.
+"""The input lines a transcript or the console takes: deal, say, tap, foul, disqualify, defeat, leave,
+extend, timeout.
 
 `say` sentences are in the table's language, exactly as the recogniser delivers them; they are
 turned into core events here so that typed and heard commands are one and the same thing.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .flow.events import Deal, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
+from .flow.events import Deal, Defeat, Disqualify, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .language import MAX_SEAT_DIGITS, Command, Malformed, Voice, seat_number
 from .rules.roles import ROLE_ALIASES
 
@@ -53,6 +54,10 @@ DAY_COMMANDS = {
     "hungariq": {"accuse", "end_speech"},
     "grundregeln": {"end_speech"},
 }
+
+
+# the referee's and the host's commands that name one seat: foul 4, disqualify 4, defeat 4, leave 4
+SEAT_COMMANDS = {"foul": Foul, "disqualify": Disqualify, "defeat": Defeat, "leave": Leave}
 
 
 def command_event(cmd: Command) -> Event:
@@ -139,20 +144,15 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
         if target in NO:
             return Tap(seat, answer=False)
         return Tap(seat, _int(target, "tap target"))
-    if word == "foul":
+    if word in SEAT_COMMANDS:
         parts = rest.split()
         if len(parts) != 1:
-            raise InputError("foul takes one seat: foul 4")
-        return Foul(_int(parts[0], "foul seat"))
-    if word == "leave":
-        parts = rest.split()
-        if len(parts) != 1:
-            raise InputError("leave takes one seat: leave 4")
-        return Leave(_int(parts[0], "leave seat"))
+            raise InputError(f"{word} takes one seat: {word} 4")
+        return SEAT_COMMANDS[word](_int(parts[0], f"{word} seat"))
     if word == "extend":
         return Extend()
     if word == "timeout":
         if rest:
             raise InputError("timeout takes nothing after it")
         return Timeout()
-    raise InputError(f"unknown input {shown(word)}: use deal, say, tap, foul, leave, extend or timeout")
+    raise InputError(f"unknown input {shown(word)}: use deal, say, tap, foul, disqualify, defeat, leave, extend or timeout")

@@ -11,7 +11,7 @@ import random
 import time
 
 from .flow.effects import Record, Reject, Say, Timer
-from .flow.events import Deal, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
+from .flow.events import Deal, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.days import Game
 from .protocol import entries, inputs_of
 from .rules.dealing import deal
@@ -92,7 +92,9 @@ class RandomPlayer:
         st = g.state
         alive = g.alive
         if g.rules.get("fouls") and st in SPEECH_STATES and r.random() < self.foul_rate:
-            return Foul(r.choice(alive))
+            x = r.random()
+            # now and then the referee dismisses a player, or one leaves the table (seed 004 §5)
+            return Foul(r.choice(alive)) if x < 0.9 else Disqualify(r.choice(alive)) if x < 0.95 else Leave(r.choice(alive))
         if st == "speeches":
             mine = any(b == g.speaker for b, _ in g.nominations)
             if g.nominated_this_speech is not None and r.random() < 0.05:
@@ -143,7 +145,10 @@ class RandomPlayer:
         if st == "accusations":
             if r.random() < 0.7:
                 by = r.choice(alive)
-                return Nominate(self.pick(g, by, [s for s in alive if s != by] or alive), by=by)
+                # one spared today is not accused again the same day (seed 001), but in the endgame
+                free = [s for s in alive if s != by and (s not in g.tried_today or g.endgame())]
+                if free:
+                    return Nominate(self.pick(g, by, free), by=by)
             return Timeout()
         if st == "discussion":
             return EndSpeech() if r.random() < 0.5 else Timeout()
@@ -189,7 +194,7 @@ class RandomPlayer:
             d = r.choice(dead)
             options += [Tap(d, r.choice(g.alive)), Nominate(r.choice(g.alive), by=d) if g.variant.day != "classic" else Tap(d, 1)]
             if g.rules.get("fouls") and g.state != "last_words":
-                options.append(Foul(d))
+                options += [Foul(d), Disqualify(d)]
         if g.state == "night":
             awake = g.awake_seats()
             asleep = [s for s in g.alive if s not in awake]

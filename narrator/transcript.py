@@ -3,7 +3,7 @@ commands rendered from the language's own command sentences."""
 
 from __future__ import annotations
 
-from .flow.events import Deal, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
+from .flow.events import Deal, Defeat, Disqualify, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .language import Voice, expand_pattern
 
 KIND = {
@@ -44,10 +44,8 @@ def event_line(ev: Event, voice: Voice, variant: str) -> str:
         if ev.answer is not None:
             return f"tap {ev.seat} {'yes' if ev.answer else 'no'}"
         return f"tap {ev.seat} {ev.target}"
-    if isinstance(ev, Foul):
-        return f"foul {ev.seat}"
-    if isinstance(ev, Leave):
-        return f"leave {ev.seat}"
+    if isinstance(ev, (Foul, Disqualify, Defeat, Leave)):
+        return f"{type(ev).__name__.lower()} {ev.seat}"
     if isinstance(ev, Timeout):
         return "timeout"
     raise ValueError(f"no transcript line for {ev!r}")

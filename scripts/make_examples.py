@@ -59,7 +59,12 @@ def render(variant_name: str, lang: str, seats: int | None, title: str) -> str:
             on = 1 if extended else 0
             # an optional role is shown with the count its seed gives it (the freemasons are two)
             one = min((c for c in v.counts.get(role, ((1,), ""))[0] if c), default=1)
-            out.append(f"{'' if extended else '# '}{role} = {on if extended else one}")
+            line = f"{'' if extended else '# '}{role} = {on if extended else one}"
+            # a role the seed offers instead of one at the table says which one to take out
+            instead = [(r, why) for group, why in v.exclusive if role in group for r in group if r != role and r in table]
+            for r, why in instead:
+                line = line.ljust(38) + f"# instead of the {r}: set {r} = 0 ({why})"
+            out.append(line)
     out += ["", "[rules]"]
     for key, opt in v.rules.items():
         out.append(f"{key} = {value(opt.default)}".ljust(38) + f"# {opt.source}")

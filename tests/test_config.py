@@ -100,7 +100,7 @@ def test_a_role_the_seed_names_once_or_as_a_pair_keeps_that_count():
     assert any("roles.freemason" in p and "0 or 2, not 1" in p and "Frimurarna är två spelare" in p
                for p in problems(sv.format(1)))
     assert problems(sv.format(3))
-    assert parse_config(sv.format(2)).roles["freemason"] == 2
+    assert parse_config(sv.format(2) + "sheriff = 0\n").roles["freemason"] == 2   # instead of the sheriff (below)
     classic = 'variant = "classic"\nlanguage = "en"\n[roles]\n{} = 2\n'
     for role in ("don", "sheriff"):
         assert any(f"roles.{role}" in p and "0 or 1, not 2" in p for p in problems(classic.format(role)))
@@ -114,5 +114,23 @@ def test_the_example_configs_offer_the_optional_roles_in_their_seeds_counts():
     root = Path(__file__).resolve().parent.parent / "examples"
     for f in ("sverige-en.toml", "sverige-sv.toml"):
         text = (root / f).read_text(encoding="utf-8")
-        assert "# freemason = 2" in text
-        assert parse_config(text.replace("# freemason = 2", "freemason = 2")).roles["freemason"] == 2
+        assert "# freemason = 2" in text and "instead of the sheriff: set sheriff = 0" in text
+        # taken as the comment says: the freemasons in, the sheriff out
+        played = text.replace("# freemason = 2", "freemason = 2").replace("sheriff = 1\n", "sheriff = 0\n")
+        assert parse_config(played).roles["freemason"] == 2 and "sheriff" not in parse_config(played).roles
+        assert problems(text.replace("# freemason = 2", "freemason = 2"))
+
+
+def test_a_swedish_table_plays_the_sheriff_or_the_freemasons_not_both():
+    # seed 000: «Läkaren är nästan alltid med, och kör med antingen sheriff eller frimurare om ni är
+    # fler än nio spelare» — the sheriff is the default above nine, so the freemasons replace him
+    sv = 'variant = "sverige"\nlanguage = "sv"\nseats = 12\n[roles]\nmafia = 3\nfreemason = 2\n'
+    assert problems(sv) == [
+        "club.toml:6: roles.freemason: freemason = 2 with sheriff = 1: one or the other (seed 000: «kör med "
+        "antingen sheriff eller frimurare om ni är fler än nio spelare»); set sheriff = 0 to play freemason, "
+        "or freemason = 0"]
+    assert parse_config(sv + "sheriff = 0\n").roles == {"mafia": 3, "doctor": 1, "freemason": 2}
+    both = 'variant = "sverige"\nlanguage = "en"\nseats = 8\n[roles]\nfreemason = 2\nsheriff = 1\n'
+    found = problems(both)                              # both typed: the second line brought the clash
+    assert len(found) == 1 and found[0].startswith("club.toml:6: roles.sheriff: sheriff = 1 with freemason = 2")
+    assert parse_config('variant = "sverige"\nlanguage = "en"\nseats = 8\n[roles]\nfreemason = 2\n').roles["freemason"] == 2

@@ -74,7 +74,7 @@ def test_leave_typed_at_the_console_while_phones_are_on_is_answered_there_and_wi
     line with it (seed 000: the sleeping table must not learn it)."""
     printed, live = console_game(table("en"), NIGHT_ZERO + DAY_ONE_QUIET + ["leave 6", "<fire>"],
                                  show_private=False, terminal=True)
-    answer = load_voice("en").render("player_left_unwell", {"seat": 6})
+    answer = load_voice("en", "classic").render("player_left_unwell", {"seat": 6})
     assert answer in printed
     after = printed[printed.index(answer):]
     next_step = load_voice("en").render("don_wakes_check")
@@ -117,7 +117,8 @@ def test_a_hungarian_and_a_swedish_status_are_in_their_languages():
 
 def test_two_deaths_in_one_morning_are_one_bad_morning():
     """Seen at a Russian table: a player who left at night and the mafia's victim were announced
-    as «Утро у нас не доброе…» twice, like two mornings."""
+    as «Утро у нас не доброе…» twice, like two mornings. The one who left is not the mafia's:
+    leaving the table is a dismissal (seed 004 §5), said after the night's news."""
     session = Session(parse_config(table("ru"), "club.toml"), fixed_night_steps=True)
     effects = session.start()
     lines = ["deal 1=sheriff 3=don 5=mafia 8=mafia", "timeout", "timeout", "timeout"] + DAY_ONE_QUIET + [
@@ -126,7 +127,8 @@ def test_two_deaths_in_one_morning_are_one_bad_morning():
         effects += session.feed(session.parse(line))
     said = [session.voice.render(e.line, e.args) for e in effects if type(e).__name__ == "Say"]
     morning = said[said.index("Город просыпается. День 2."):][:3]
-    assert morning[1:] == ["Утро у нас не доброе. Нас покидает игрок номер 4.", "Также нас покидает игрок номер 6."]
+    assert morning[1:] == ["Утро у нас не доброе. Нас покидает игрок номер 4.",
+                           "Игрок 6 ночью покинул игровой стол и выбыл из игры без последнего слова."]
 
 
 # ------------------------------------------------------------------ a real process, killed

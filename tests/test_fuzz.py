@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from narrator.flow.effects import Reject
-from narrator.flow.events import Deal, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
+from narrator.flow.events import Deal, Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from narrator.flow.days import Game
 from narrator.rules.dealing import deal
 from narrator.rules.variants import VARIANTS
@@ -25,6 +25,8 @@ event = st.one_of(
     st.builds(Tap, seat, maybe_seat, st.one_of(st.none(), st.booleans())),
     st.builds(Foul, seat),
     st.builds(Leave, seat),
+    st.builds(Disqualify, seat),
+    st.builds(Defeat, seat),
     st.just(Timeout()),
     st.just(Extend()),
     st.builds(lambda s, r: Deal(((s, r),)), seat, st.sampled_from(["don", "mafia", "wizard", "citizen"])),

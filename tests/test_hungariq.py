@@ -235,3 +235,49 @@ def test_the_collaborator_wins_with_the_mafia_and_loses_with_the_citizens():
     _execute(t, 2)
     assert t.game.winner == "town" and t.game.seats[3].alive
     assert _collaborator_outcomes(t) == ("lost", False)
+
+
+def spare(t: Table, seat: int) -> None:
+    """An accusation that stands, then an execution vote without a majority."""
+    t.do(f"say I accuse player {seat}")
+    all_vote(t, "yes")
+    t.do("timeout", "say thank you")
+    all_vote(t, "no")
+
+
+def test_a_player_spared_by_the_execution_vote_is_not_accused_again_that_day():
+    # seed 001: «Ha nincs meg a többség, a vádlott tovább él, és más vádlottat keresnek»
+    t = day_one()
+    spare(t, 7)
+    assert "spared" in t.said() and t.game.state == "accusations"
+    refused = t.refused("say player 5 accuses player 7")
+    assert refused.line == "reject_tried_today" and refused.args == {"seat": 7}
+    assert t.session.render("reject_tried_today", {"seat": 7}) == "Player 7 was tried today and lives: accuse someone else."
+    t.do("say player 5 accuses player 8")            # another accused: the day goes on
+    assert t.game.state == "support_vote" and t.game.accused == 8
+    all_vote(t, "no")
+    t.do("timeout")                                   # the day's time runs out
+    t.do("tap 1 9", "tap 2 10", "tap 3 10", "tap 4 10")
+    assert t.game.day == 2 and t.game.state == "accusations"
+    t.do("say player 5 accuses player 7")            # a new day: he may be accused again
+    assert t.game.state == "support_vote" and t.game.accused == 7
+
+
+def test_the_endgame_begins_a_new_day_and_there_the_spared_may_be_accused_again():
+    # seed 001: «Ha valaki meghalt … éjszaka következik» — the death ends the day; in the endgame
+    # «ekkor már nem lehet éjszakát elrendelni», so the next day begins at once; «nincs időkorlát a
+    # nappalra, sem a vádemelések számára … Addig kell játszaniuk, míg egyikük halálát a másik kettő
+    # meg nem szavazza»
+    t = Table(deal="1=inspector 2=protected_mafia", variant="hungariq", seats=6)
+    execute(t, 3)
+    t.do("tap 1 5", "tap 2 4")
+    assert t.game.day == 2
+    execute(t, 5)                                     # day 2 ends with a death: three are left
+    assert t.game.alive == [1, 2, 6] and t.game.day == 3
+    assert t.records("phase")[-1] == {"type": "phase", "phase": "day", "day": 3}
+    spare(t, 6)
+    spare(t, 6)                                       # no limit: the same player again
+    assert t.game.state == "accusations" and t.game.day == 3
+    assert t.refused("timeout").line == "reject_no_timer"   # the endgame's day has no time limit
+    execute(t, 2)
+    assert t.game.winner == "town"

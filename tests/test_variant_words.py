@@ -47,7 +47,7 @@ def play(variant_name: str, seed: int, seats: int, timers: dict | None = None, r
     return batches
 
 
-OPTIONAL = {"classic": {"putana": 1, "doctor": 1, "maniac": 1, "policeman": 1}, "sverige": {"avenger": 1, "freemason": 2},
+OPTIONAL = {"classic": {"putana": 1, "doctor": 1, "maniac": 1, "policeman": 1}, "sverige": {"avenger": 1, "freemason": 2, "sheriff": 0},
             "hungariq": {"vogon": 1, "bodyguard": 1, "sarika": 1, "kamikaze_citizen": 1, "grocer": 1}, "grundregeln": {}}
 SEATS = {"classic": 14, "sverige": 12, "hungariq": 12, "grundregeln": 8}
 

@@ -1,11 +1,12 @@
 """The classic day (seeds 002, 004): speeches in seat order, nominations by the speaker, the vote
-in nomination order, split votes, "all of them leave?", last words, fouls."""
+in nomination order, split votes, "all of them leave?", last words, and the referee's penalties:
+fouls, disqualification and the team defeat (seed 004 §5-7)."""
 
 from __future__ import annotations
 
-from ..rules.roles import MAFIA, team_of
+from ..rules.roles import MAFIA, MANIAC, TOWN, team_of
 from ..rules.voting import leaders, majority, tally
-from .events import EndSpeech, Foul, Nominate, Revoke, Tap
+from .events import Defeat, Disqualify, EndSpeech, Foul, Leave, Nominate, Revoke, Tap
 from .game import BaseGame, Refused
 
 
@@ -23,6 +24,8 @@ class ClassicGame(BaseGame):
     def init_day(self) -> None:
         self.opener: int | None = None
         self.cancel_vote_day: int | None = None
+        self.cancel_reason = "fouls"  # why that vote is cancelled: fouls, disqualified, left
+        self.defeated_by: int | None = None  # the seat whose team the referee gave the defeat
         self.nominations: list[tuple[int, int]] = []  # (by, seat) in order
         self.speech_queue: list[int] = []
         self.speech_kind = "speech"
@@ -51,22 +54,39 @@ class ClassicGame(BaseGame):
 
     # ------------------------------------------------------------------ dawn
     def announce_morning(self, deaths, attempt, notes) -> None:
-        if self.night_no == 0:
-            return
-        if deaths:
-            # "the morning is not good" once, however many leave (a leave at night, a maniac's or
-            # a second shot above ten seats): said twice it sounds like a second morning
-            self._say("morning_bad", seat=deaths[0])
-            for s in deaths[1:]:
-                self._say("morning_bad_also", seat=s)
-        else:
-            self._say("morning_good")
+        left = notes.get("left", [])
+        shot = [s for s in deaths if s not in left]
+        if self.night_no > 0:
+            if shot:
+                # "the morning is not good" once, however many are killed (a maniac's or a second
+                # shot above ten seats): said twice it sounds like a second morning
+                self._say("morning_bad", seat=shot[0])
+                for s in shot[1:]:
+                    self._say("morning_bad_also", seat=s)
+            else:
+                self._say("morning_good")
+        # seed 004 §5: «Leave of the gaming table» is a dismissal, so whoever left in the night
+        # is not among the killed, and nobody who has left the table speaks last words
+        for s in deaths:
+            if s in self.left_tonight:
+                self._say("left_table_at_night", seat=s)
 
     def after_dawn(self, deaths) -> None:
-        if deaths and self.rules["last_words_after_shot"]:
-            self._give_last_words(deaths, then=self._begin_day)
+        if any(self.causes.get(s) == "left" for s in deaths):
+            # seed 004 §7: a dismissal cancels the next vote — today's, as the night is over
+            self._cancel_vote(self.day, "left")
+        speakers = [s for s in deaths if s not in self.left_tonight]
+        if speakers and self.rules["last_words_after_shot"]:
+            self._give_last_words(speakers, then=self._begin_day)
         else:
             self._begin_day()
+
+    def announce_winner(self, winner: str) -> None:
+        if self.defeated_by is not None:
+            # not "all the mafia are gone": the referee ended the game (seed 004 §5)
+            self._say("defeat_town_wins" if winner == TOWN else "defeat_mafia_wins", seat=self.defeated_by)
+            return self.reveal_roles()
+        super().announce_winner(winner)
 
     def reveal_roles(self) -> None:
         mafia = [s for s, st in self.seats.items() if team_of(st.role) == MAFIA]
@@ -171,9 +191,9 @@ class ClassicGame(BaseGame):
         nominees = [s for _, s in self.nominations]
         self._timer(None)
         if self.cancel_vote_day == self.day:
-            # seed 004 §7: a player removed by fouls cancels the current (or next) vote
-            self._record("vote_cancelled", day=self.day, reason="fouls")
-            self._say("vote_cancelled_fouls")
+            # seed 004 §7: a player removed by fouls or dismissed cancels the current (or next) vote
+            self._record("vote_cancelled", day=self.day, reason=self.cancel_reason)
+            self._say("vote_cancelled_" + self.cancel_reason)
             return self._go_night()
         if not nominees:
             self._record("vote_cancelled", day=self.day, reason="no_nominations")
@@ -304,7 +324,7 @@ class ClassicGame(BaseGame):
 
         self._eliminate(seats, "vote", then=then, moment="day")
 
-    # ------------------------------------------------------------------ fouls
+    # ------------------------------------------------------------------ fouls and the referee's penalties
     def day_foul(self, ev: Foul) -> None:
         seat = self._valid_seat(ev.seat)
         leaving = self.state == "last_words" and seat == self.speaker
@@ -326,21 +346,74 @@ class ClassicGame(BaseGame):
             self._say("fouled_out_silenced", seat=seat)
             return self._next_last_words()
         self._say("fouled_out", seat=seat)
-        self._foul_out(seat)
+        self._remove(seat, "fouls")
 
-    def _foul_out(self, seat: int) -> None:
+    def day_penalty(self, ev: Disqualify | Defeat) -> None:
+        seat = self._valid_seat(ev.seat)
+        if type(ev) is Defeat:
+            return self._defeat(seat)
+        # seed 004 §5: peeking at night, insults, hints at night, touching or speaking at night,
+        # leaving the table, religious appeals, touching or too many gestures by day
+        if self.state == "last_words" and seat == self.speaker:
+            # killed or voted out already: like a fourth foul, it ends his last words and cancels
+            # nothing (seed 004 §7: «unless this player has been "killed" at night or exiled by vote»)
+            self._record("disqualification", seat=seat)
+            self._say("disqualified_silenced", seat=seat)
+            return self._next_last_words()
+        self._living_seat(seat)
+        self._record("disqualification", seat=seat)
+        self._say("disqualified", seat=seat)
+        self._remove(seat, "disqualified")
+
+    def _defeat(self, seat: int) -> None:
+        """seed 004 §5: a vow («I swear I'm a citizen»), extortion, threats or bribery, or hints from
+        others in the room «immediately result in player's team defeat» — whoever broke the rule,
+        alive or already out (an oath in one's last words is the classic case)."""
+        if self.cards and not self.cards_recorded:
+            raise Refused("reject_defeat_before_cards")
+        team = team_of(self.seats[seat].role)
+        if team == MANIAC:
+            # a team of one (seed 002's Maniac above ten seats): his defeat is his dismissal, and
+            # the town and the mafia play on; said as a disqualification, so his role stays secret
+            self._living_seat(seat)
+            self._record("defeat", seat=seat, team=team)
+            self._say("disqualified", seat=seat)
+            return self._remove(seat, "disqualified")
+        self._record("defeat", seat=seat, team=team)
+        self.defeated_by = seat
+        self._game_over(TOWN if team == MAFIA else MAFIA)
+
+    def _on_leave(self, ev: Leave) -> None:
+        if self.state == "night":
+            return super()._on_leave(ev)
+        # seed 004 §3 «Player must remain at the table during all times while he is remaining in
+        # the game», §5 «Leave of the gaming table» is a dismissal: by day he is out at once, in
+        # front of the table, with no last words, and the vote is cancelled as for any dismissal
+        seat = self._living_seat(ev.seat)
+        if self.state == "setup":
+            raise Refused("reject_not_started")
+        self._record("leaving", seat=seat)
+        self._say("left_table", seat=seat)
+        self._remove(seat, "left")
+
+    def _cancel_vote(self, day: int, reason: str) -> None:
+        self.cancel_vote_day = day
+        self.cancel_reason = reason
+        self._record("vote_cancel_pending", day=day, reason=reason)
+
+    def _remove(self, seat: int, cause: str) -> None:
+        """A player out by the referee (a fourth foul, a disqualification) or who left the table."""
         state = self.state
         # seed 004 §7: the current vote is cancelled, or the next one if today's result is decided
         decided = state == "night" or (state == "last_words" and self.after_last_words == self._go_night)
-        self.cancel_vote_day = self.day + 1 if decided else self.day
-        self._record("vote_cancel_pending", day=self.cancel_vote_day)
+        self._cancel_vote(self.day + 1 if decided else self.day, cause)
         was_speaker = self.speaker == seat
         self.nominations = [(b, s) for b, s in self.nominations if s != seat]
 
         def then() -> None:
             if state in ("voting", "revote", "all_leave_vote", "tie_speeches"):
-                self._record("vote_cancelled", day=self.day, reason="fouls")
-                self._say("vote_cancelled_fouls")
+                self._record("vote_cancelled", day=self.day, reason=cause)
+                self._say("vote_cancelled_" + cause)
                 self.cancel_vote_day = None
                 return self._go_night()
             if state == "speeches" and was_speaker:
@@ -348,7 +421,7 @@ class ClassicGame(BaseGame):
             if state == "night" and not self.fixed_night_steps and self._step_complete():
                 self._next_step()
 
-        self._eliminate([seat], "fouls", then=then, moment="now")
+        self._eliminate([seat], cause, then=then, moment="now")
 
 
 DAY = ClassicGame

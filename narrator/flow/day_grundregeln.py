@@ -50,9 +50,9 @@ class GrundregelnGame(BaseGame):
         manner, self.manner = self.manner, None
         if manner is not None and self.rules["manner_of_death"]:
             # seed 003: «Er verkündet ob, wer und ggf. wie ein Spieler gestorben ist» — the manner
-            # the mafia chose, for their victim (one who left unwell was not theirs)
+            # the mafia chose, for their victim (one who left unwell and was not shot was not theirs)
             for s in deaths:
-                if s not in self.left_tonight:
+                if s not in notes.get("left", ()):
                     self._say("died_manner", seat=s, manner=f"@manner_{manner}")
 
     def start_day(self) -> None:

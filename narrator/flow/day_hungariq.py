@@ -23,6 +23,9 @@ class HungariqGame(BaseGame):
     def init_day(self) -> None:
         self.accused: int | None = None
         self.accusations_today = 0
+        # spared by today's execution votes; not a pardoned protected citizen: the seed's «tovább él,
+        # és más vádlottat keresnek» follows a vote without a majority, and his pardon is the host's
+        self.tried_today: set[int] = set()
         self.answers: dict[int, bool] = {}
         self.endgame_announced = False
 
@@ -47,6 +50,7 @@ class HungariqGame(BaseGame):
     def start_day(self) -> None:
         self.to_accusations()
         self.accusations_today = 0
+        self.tried_today = set()
         self.accused = None
         if self.endgame() and not self.endgame_announced:
             self.endgame_announced = True
@@ -61,6 +65,11 @@ class HungariqGame(BaseGame):
         if ev.by is not None:
             self._living_seat(ev.by)
         seat = self._living_seat(ev.seat)
+        if seat in self.tried_today and not self.endgame():
+            # seed 001: «Ha nincs meg a többség, a vádlott tovább él, és más vádlottat keresnek» —
+            # once tried and alive, the day looks for another accused; the endgame of three has
+            # no limit on accusations and goes on until two vote one's death, so there he may be
+            raise Refused("reject_tried_today", {"seat": seat})
         self.accused = seat
         self.answers = {}
         self._record("accusation", by=ev.by, seat=seat)
@@ -98,6 +107,7 @@ class HungariqGame(BaseGame):
         seat = self.accused
         if not passed:
             self._say("spared", seat=seat)
+            self.tried_today.add(seat)
             return self._after_accusation()
         st = self.seats[seat]
         if st.role == "protected_citizen" and (self.rules["pardon_every_sentence"] or not st.pardoned):
@@ -143,6 +153,10 @@ class HungariqGame(BaseGame):
     def day_timeout(self) -> None:
         st = self.state
         if st == "accusations":
+            if self.endgame():
+                # seed 001: the endgame's day has no time limit, so no time can run out; a night
+                # could not follow either («ekkor már nem lehet éjszakát elrendelni»)
+                raise Refused("reject_no_timer")
             self._say("day_over")
             return self._go_night()
         if st in ("support_vote", "execution_vote"):

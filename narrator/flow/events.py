@@ -43,6 +43,21 @@ class Foul:
 
 
 @dataclass(frozen=True, slots=True)
+class Disqualify:
+    """The referee dismisses a player (seed 004 §5: «immediately result in player's dismissal»)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Defeat:
+    """The referee gives a player's team the defeat (seed 004 §5: «immediately result in player's
+    team defeat»): the seat names the player who broke the rule, whose team loses."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Timeout:
     pass
 
@@ -54,15 +69,16 @@ class Extend:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    """A player who feels unwell leaves at night; the morning announces him as shot (seed 000)."""
+    """A player who feels unwell leaves: at night, the morning announces it (seed 000: as shot);
+    in classic also by day, as a dismissal (seed 004 §5: «Leave of the gaming table»)."""
 
     seat: int
 
 
-Event = Deal | Nominate | Revoke | EndSpeech | Tap | Foul | Timeout | Extend | Leave
+Event = Deal | Nominate | Revoke | EndSpeech | Tap | Foul | Disqualify | Defeat | Timeout | Extend | Leave
 
 _NAMES = {Deal: "deal", Nominate: "nominate", Revoke: "revoke", EndSpeech: "end_speech", Tap: "tap", Foul: "foul",
-          Timeout: "timeout", Extend: "extend", Leave: "leave"}
+          Disqualify: "disqualify", Defeat: "defeat", Timeout: "timeout", Extend: "extend", Leave: "leave"}
 _TYPES = {v: k for k, v in _NAMES.items()}
 
 
@@ -108,7 +124,8 @@ def event_from_dict(d: dict) -> Event:
                 raise ValueError(f"{name}: answer is true or false, not {v!r}")
         elif not _is_int(v):
             raise ValueError(f"{name}: {k} is a seat number, not {v!r}")
-    required = {"nominate": ("seat",), "tap": ("seat",), "foul": ("seat",), "leave": ("seat",)}.get(name, ())
+    required = {"nominate": ("seat",), "tap": ("seat",), "foul": ("seat",), "leave": ("seat",),
+                "disqualify": ("seat",), "defeat": ("seat",)}.get(name, ())
     missing = [k for k in required if k not in d]
     if missing:
         raise ValueError(f"{name}: {', '.join(missing)} missing")

@@ -20,7 +20,7 @@ from ..rules.dealing import validate_deal
 from ..rules.roles import KAMIKAZE_ROLES, MAFIA, TOWN, team_of
 from ..rules.variants import NightStep, Variant
 from .effects import Effect, Record, Reject, Say, Tell, Timer
-from .events import Deal, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout, event_to_dict
+from .events import Deal, Defeat, Disqualify, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout, event_to_dict
 from .night import ACTIONS, CHOICES, checked_tonight, resolve_dawn
 
 BASE_STATES = ("setup", "night", "last_words", "kamikaze", "over")
@@ -236,6 +236,8 @@ class BaseGame:
             return self.day_end_speech(ev)
         if t is Foul:
             return self._on_foul(ev)
+        if t is Disqualify or t is Defeat:
+            return self._on_penalty(ev)
         if t is Leave:
             return self._on_leave(ev)
         if t is Nominate:
@@ -373,7 +375,11 @@ class BaseGame:
         self.speaker = None
         self._timer(None)
         if self.skip_nights():
+            # the day that ended is over, and the next one begins without a night in between
+            # (seed 001's endgame: «ekkor már nem lehet éjszakát elrendelni»)
             self._record("no_night", reason="endgame")
+            self.day += 1
+            self._record("phase", phase="day", day=self.day)
             return self._begin_day()
         self.to_night()
         self.night_no += 1
@@ -526,7 +532,9 @@ class BaseGame:
             self.after_dawn(deaths)
 
         if deaths:
-            causes = {s: ("left" if s in left else "shot") for s in deaths}
+            # one who left and was shot the same night was shot: the shot was fired at a player
+            # still in the game (a leave takes effect at dawn)
+            causes = {s: ("left" if s in notes.get("left", ()) else "shot") for s in deaths}
             self._eliminate(deaths, causes, then=after_deaths, moment="dawn")
         else:
             after_deaths()
@@ -705,6 +713,18 @@ class BaseGame:
 
     def day_foul(self, ev: Foul) -> None:
         raise Refused("reject_unknown_input")
+
+    def _on_penalty(self, ev: Disqualify | Defeat) -> None:
+        # the referee's other penalties stand with his fouls (seed 004 §5-7); the other seeds
+        # have no referee who dismisses a player or gives a team the defeat
+        if not self.rules.get("fouls"):
+            raise Refused("reject_no_penalties")
+        if self.state == "setup":
+            raise Refused("reject_not_started")
+        self.day_penalty(ev)
+
+    def day_penalty(self, ev: Disqualify | Defeat) -> None:
+        raise Refused("reject_no_penalties")
 
     def _game_over(self, winner: str) -> None:
         self.winner = winner

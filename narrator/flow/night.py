@@ -187,7 +187,8 @@ FINAL = (check_sheriff_action, check_mafia_action, check_team, inspect, watch)
 
 
 def resolve_dawn(g) -> tuple[list[int], bool, dict]:
-    """The night's deaths in order, whether a kill was prevented, and notes for the protocol."""
+    """The night's deaths in order, whether a kill was prevented, and notes: "left", the players
+    who left unwell that night and were not also killed (they come last among the deaths)."""
     kills: list[int] = []
     attempt = False
     for step in g.steps:
@@ -234,8 +235,7 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
             attempt = True
         elif k not in deaths:
             deaths.append(k)
-    for s in g.leaving:
-        if g.seats[s].alive and s not in deaths:
-            deaths.append(s)
+    left = [s for s in g.leaving if g.seats[s].alive and s not in deaths]
+    deaths += left
     g.leaving = []
-    return deaths, attempt, {}
+    return deaths, attempt, {"left": left}

@@ -313,8 +313,11 @@ class Page:
         if k == "vote_cancelled":
             return f'<p class="note">{self.w("vote_cancelled_" + str(item["reason"]))}</p>'
         if k == "vote_cancel_pending":
-            return f'<p class="note">{self.w("vote_cancel_pending")}</p>'
-        if k in ("pardon", "leaving"):
+            reason = str(item.get("reason") or "fouls")
+            return f'<p class="note">{self.w("vote_cancel_pending" + ("" if reason == "fouls" else "_" + reason))}</p>'
+        if k == "defeat":
+            return f'<p class="foul">{self.w("defeat", seat=c(item["seat"]))}</p>'
+        if k in ("pardon", "leaving", "disqualification"):
             return f'<p class="act">{self.w(k, seat=c(item["seat"]))}</p>'
         if k == "card_shown":
             return f'<p class="act">{self.w("card_shown", seat=c(item["seat"]), role=self.role(item.get("role")))}</p>'

@@ -10,7 +10,7 @@ from ..rules.roles import TEAM_OF
 
 # entries that happen during a speech without ending it
 _DURING_SPEECH = {"nomination", "revocation", "foul", "timer", "say", "tell", "input", "rejected",
-                  "accusation", "vote_cancel_pending", "extension"}
+                  "accusation", "vote_cancel_pending", "extension", "disqualification"}
 
 
 # what the morning announces: drawn with the night it ends
@@ -148,7 +148,11 @@ def build(entries: list[dict]) -> Story:
         elif kind == "vote_cancelled":
             add({"kind": "vote_cancelled", "reason": e.get("reason")})
         elif kind == "vote_cancel_pending":
-            add({"kind": "vote_cancel_pending"})
+            add({"kind": "vote_cancel_pending", "reason": e.get("reason") or "fouls"})
+        elif kind == "disqualification":
+            add({"kind": "disqualification", "seat": _seat(e.get("seat"))})
+        elif kind == "defeat":
+            add({"kind": "defeat", "seat": _seat(e.get("seat")), "team": e.get("team")})
         elif kind == "foul":
             seat = _seat(e.get("seat"))
             story.fouls[seat] = int(e.get("count") or story.fouls.get(seat, 0) + 1)

@@ -49,6 +49,8 @@ class Variant:
     # the counts a role may have at a table, where its seed names one (the Don, the Sheriff) or a
     # pair (the freemasons): (allowed counts, the seed's words)
     counts: dict[str, tuple[tuple[int, ...], str]] = field(default_factory=dict)
+    # roles the seed offers as alternatives, never together at one table: (the roles, the seed's words)
+    exclusive: tuple[tuple[tuple[str, ...], str], ...] = ()
 
     def roles_for(self, seats: int, overrides: dict[str, int] | None = None) -> dict[str, int]:
         counts = dict(self.table(seats))
@@ -105,7 +107,7 @@ CLASSIC = Variant(
         "three_way_tie_twice_ends": Option(True, bool, "seed 004 §7: three or more tied twice end the vote"),
         "draw_after_quiet_cycles": Option(3, int, "seed 004 §7: three day+night cycles with nobody leaving is a draw", 0, 20),
         "self_nomination": Option(True, bool, "seeds silent: a player may nominate himself"),
-        "fouls": Option(True, bool, "seed 004 §5-6: fouls are given by the referee"),
+        "fouls": Option(True, bool, "seed 004 §5-7: the referee gives fouls, disqualifies a player and gives a team the defeat"),
         "speech_warning": Option(10, int, "sports-mafia club practice: the host says «десять секунд» ten seconds before a speech ends (0: never)", 0, 60),
         "town_wins_while_maniac_lives": Option(False, bool, "seed 002 gives the town the win «когда устранена вся «Мафия»» in the ten-seat game and names the Маньяк above ten without his powers; as a killer of his own side (VARIANTS.md) he still threatens the town, so by default the town has not won while he lives"),
     },
@@ -175,6 +177,8 @@ SVERIGE = Variant(
         "sheriff": ((0, 1), "seed 000: «Sheriffen får … reda på valfri persons lagtillhörighet»"),
         "avenger": ((0, 1), "seed 000: «Hämnaren får … skjuta någon»"),
     },
+    # both bring the village knowledge; the seed gives a table one or the other, never both
+    exclusive=((("sheriff", "freemason"), "seed 000: «kör med antingen sheriff eller frimurare om ni är fler än nio spelare»"),),
     timers={
         "first_day": Option(900, int, "seed 000 Tid: the first day is 15 minutes", 60, 3600),
         "day": Option(600, int, "seed 000 Tid: later days are 10 minutes", 60, 3600),
