@@ -1,0 +1,137 @@
+"""A whole game of each rule system on ten small phones (360×740) in headless Chromium, in the
+language its seed is written in — sverige in Swedish (seed 000), hungariq in Hungarian (seed 001),
+grundregeln in German (seed 003), classic in Russian (seeds 002/004) — with the players' names of
+the config's [players] (one of them markup, one a placeholder, one too long for a button).
+
+At every screen of every phone: nothing wider than the phone, no missing or English word, and at
+night the same screen on every phone whoever is awake (tests/browser/table_game.py). And what a
+player meets:
+
+- his own name beside his seat number, the others' under their numbers on the table, the vote
+  and the night buttons, and in the list of nominees and the final roles — as typed, never as
+  markup;
+- in a Swedish day, when the time is up, the narrator's question (seed 000 Tid: «spelledaren ska
+  när tiden är slut fråga om någon i gruppen - vem som helst - vill använda ett av
+  tidstilläggen») is on every phone, with a button on the living players' phones that asks for it;
+  before, the phones said «Dag: diskussion» while the table was asked.
+
+Screenshots go to $NARRATOR_SHOTS when it is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from narrator.config import parse_config
+from chromium import expect, launched, need_browser
+from table_game import TableGame
+
+SHOTS = Path(os.environ["NARRATOR_SHOTS"]) if os.environ.get("NARRATOR_SHOTS") else None
+
+# the names a table types: markup and a placeholder stay text; a long one must not widen a button
+NAMES = {1: "<b>Ann</b>", 2: "{seat}", 3: "Åsa-Maria Lindqvist-Bergström", 5: "Zsófi", 8: "Jörg"}
+
+GAMES = {
+    "sverige": ("sv", '1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff"'),
+    "hungariq": ("hu", '1 = "protected_mafia", 2 = "mafia", 3 = "mafia", 4 = "inspector"'),
+    "grundregeln": ("de", '1 = "mafia", 2 = "mafia", 3 = "mafia"'),
+    "classic": ("ru", '1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff"'),
+}
+
+
+def config(variant: str):
+    lang, roles = GAMES[variant]
+    players = "".join(f"{s} = '{n}'\n" for s, n in NAMES.items())
+    return parse_config(
+        f'variant = "{variant}"\nlanguage = "{lang}"\nseats = 10\n'
+        f"[players]\n{players}"
+        f"[dealing]\nroles = {{ {roles} }}\n"
+        "[companion]\nvotes = true\n"
+    )
+
+
+async def names_on_the_phones(g: TableGame) -> None:
+    """The day's table on two phones: names as typed, beside and under the numbers."""
+    page = g.pages[1]
+    await expect(page.get_by_test_id("name")).to_have_text(NAMES[1])
+    assert await page.locator("header b").count() == 0, "a name is text, never markup"
+    await expect(g.pages[2].get_by_test_id("name")).to_have_text("{seat}")
+    await expect(g.pages[4].get_by_test_id("name")).to_have_text("")  # seat 4 has no name
+    chips = await page.evaluate("() => Array.from(document.querySelectorAll('#table > span')).map(e => e.innerText.replace(/\\s+/g, ' '))")
+    assert chips[0] == "1 <b>Ann</b>" and chips[1] == "2 {seat}" and chips[3] == "4", chips
+
+
+@pytest.mark.parametrize("variant", list(GAMES))
+def test_a_whole_game_on_ten_small_phones(variant):
+    need_browser()
+    seen = {"names": False, "offer": False, "extension": False, "ballot": False}
+
+    async def on_day(g: TableGame, key) -> bool:
+        game, hub = g.game, g.hub
+        if not seen["names"] and game.state not in ("setup", "night"):
+            await names_on_the_phones(g)
+            seen["names"] = True
+        choices = game.vote_choices() if game.awaiting()[0] == "awaiting_votes" else None
+        if not seen["ballot"] and choices and choices[0] == "seat" and any(c in NAMES for c in choices[1]):
+            # a ballot's buttons carry the names under the numbers
+            voter = next(s for s in game.awaiting()[1].get("seats", game.alive) if s in game.alive)
+            labels = await g.pages[voter].evaluate("() => Array.from(document.querySelectorAll('#grid button')).map(b => [b.dataset.choice, b.innerText.replace(/\\s+/g, ' ')])")
+            for choice, label in labels:
+                assert label == (f"{choice} {NAMES[int(choice)]}" if int(choice) in NAMES else choice), labels
+            seen["ballot"] = True
+        if variant != "sverige" or game.state != "discussion":
+            return False
+        timer = game.public_view()["timer"]
+        if timer == "extension_offer" and game.day == 1:
+            # the narrator asks: every phone shows the question, the living a button to ask for it
+            question = hub.word("state_extension_offer")
+            assert "tidstillägg" in question
+            for page in g.pages.values():
+                await expect(page.locator("#phase-text")).to_have_text(question)
+            await g.shot(5, "extension-offer")
+            answer = await g.tap(5, "yes")
+            assert answer in ("", hub.word("extension_asked")), answer  # the next screen may come first
+            await g.synced()
+            assert game.public_view()["timer"] == "extension"
+            extended = hub.word("state_extension")
+            granted = g.t.live.voice.render("extension_granted", {"time": 180})
+            for page in g.pages.values():
+                await expect(page.locator("#phase-text")).to_have_text(extended)
+                await expect(page.locator("#caption")).to_have_text(granted)
+                assert await page.locator("#grid button").count() == 0
+            await g.shot(5, "extension-granted")
+            seen["offer"] = True
+            return True
+        if timer == "extension_offer" and game.day > 1:
+            # a dead player's phone shows the question too, and no button: he is out of the game
+            dead = next(s for s in g.pages if s not in game.alive)
+            assert await g.pages[dead].locator("#grid button").count() == 0
+            living = min(game.alive)
+            await expect(g.pages[living].locator("#grid button")).to_have_count(1)
+            seen["extension"] = True
+        return False
+
+    async def main():
+        async with launched() as browser:
+            async with TableGame(config(variant), browser, shots=SHOTS and SHOTS / variant, names=NAMES) as g:
+                await g.join()
+                found = await g.play(on_day=on_day)
+                assert g.game.state == "over"
+                assert found.problems == [], "\n".join(found.problems)
+                assert found.night_screens >= 3 and found.screens >= 15
+                # the final roles name every player as typed
+                text = await g.text(g.pages[4])
+                for seat, name in NAMES.items():
+                    assert f"{seat} ({name})" in text, name
+                # the night's buttons, the same on every phone, carry the names too
+                assert g.night_labels and all(
+                    label == (f"{c} {NAMES[int(c)]}" if int(c) in NAMES else c) for c, label in g.night_labels), g.night_labels
+                assert seen["names"] and (seen["ballot"] or variant == "hungariq")  # hungariq votes yes or no
+                if variant == "sverige":
+                    assert seen["offer"] and seen["extension"]
+
+    asyncio.run(main())
