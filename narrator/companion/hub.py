@@ -173,6 +173,7 @@ class Hub:
         self._role_size = ROLE_FRAME
         self._roles_epoch = -1
         self._sig: tuple | None = None
+        self._listed: dict[str, str] | None = None  # the game report's words, for the list of roles
         self._extension_epoch = -1  # the screen on which a phone last asked for the time extension
         self._caption_before: str | None = None
         # the ready phase between the deal and night zero: roles the adapter dealt, seats that saw theirs
@@ -383,7 +384,16 @@ class Hub:
     def _role_names(self, view: dict) -> dict[str, str] | None:
         if "roles" not in view:
             return None  # only at the end, when the narrator announces them too
-        return {str(s): self._role_name(r) for s, r in view["roles"].items()}
+        return {str(s): self.listed_role(r) for s, r in view["roles"].items()}
+
+    def listed_role(self, role: str) -> str:
+        """A role as a list of seats names it ("6: Bybo"), the game report's word; the narrator's
+        own word is for sentences ("Du är en bybo") and read "6: en bybo", "4: sheriffen"."""
+        if self._listed is None:
+            from ..report.page import report_words
+
+            self._listed = report_words(self.live.voice.lang)
+        return self._listed.get("role_" + role) or self._role_name(role)
 
     def role_frame(self, seat: int) -> dict:
         g = self.game

@@ -28,14 +28,17 @@ SMALL_PHONE = {"width": 360, "height": 740}
 # what a phone shows, as comparable data: every visible element's text and place, minus the
 # header (the seat's own number and name) and what is each seat's own by day
 SHAPE_JS = """() => {
-  const skip = new Set(["seat", "name", "status", "own"]);
+  // the countdown ticks on each phone's own clock (a phone may show 9 s while another still shows
+  // 10 s): its text, and the phase line's size beside it (it may wrap), are not the screen's shape
+  const skip = new Set(["seat", "name", "status", "own", "timer"]);
   const out = [];
   for (const el of document.querySelectorAll("body *")) {
     if (el.closest("header") || skip.has(el.id) || el.tagName === "SCRIPT") continue;
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height) continue;
     const own = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.textContent).join("").trim();
-    out.push([el.tagName, el.id, el.className, own, Math.round(r.x), Math.round(r.width), Math.round(r.height)]);
+    out.push([el.tagName, el.id, el.className, own, Math.round(r.x), el.id === "phase-text" ? 0 : Math.round(r.width),
+              el.id === "phase-text" ? 0 : Math.round(r.height)]);
   }
   return out;
 }"""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,9 @@ async def names_on_the_phones(g: TableGame) -> None:
     assert await page.locator("header b").count() == 0, "a name is text, never markup"
     await expect(g.pages[2].get_by_test_id("name")).to_have_text("{seat}")
     await expect(g.pages[4].get_by_test_id("name")).to_have_text("")  # seat 4 has no name
+    # a long name wraps in the header and never runs into the connection status beside it
+    boxes = await g.pages[3].evaluate("() => [document.querySelector('header h1'), document.getElementById('status')].map(e => e.getBoundingClientRect().toJSON())")
+    assert boxes[0]["right"] <= boxes[1]["left"], boxes
     chips = await page.evaluate("() => Array.from(document.querySelectorAll('#table > span')).map(e => e.innerText.replace(/\\s+/g, ' '))")
     assert chips[0] == "1 <b>Ann</b>" and chips[1] == "2 {seat}" and chips[3] == "4", chips
 
@@ -103,6 +107,8 @@ def test_a_whole_game_on_ten_small_phones(variant):
                 await expect(page.locator("#phase-text")).to_have_text(extended)
                 await expect(page.locator("#caption")).to_have_text(granted)
                 assert await page.locator("#grid button").count() == 0
+            # three minutes read as a clock, not as "180 s"
+            await expect(g.pages[5].locator("#timer")).to_have_text(re.compile(r"^[23]:[0-5][0-9]$"))
             await g.shot(5, "extension-granted")
             seen["offer"] = True
             return True
@@ -123,10 +129,14 @@ def test_a_whole_game_on_ten_small_phones(variant):
                 assert g.game.state == "over"
                 assert found.problems == [], "\n".join(found.problems)
                 assert found.night_screens >= 3 and found.screens >= 15
-                # the final roles name every player as typed
+                # the final roles name every player as typed, each role as a list names it ("6: Bybo",
+                # the game report's word), not in the narrator's sentence form ("6: en bybo")
                 text = await g.text(g.pages[4])
                 for seat, name in NAMES.items():
                     assert f"{seat} ({name})" in text, name
+                for seat in range(4, 11):
+                    label = f"{seat} ({NAMES[seat]})" if seat in NAMES else str(seat)
+                    assert g.hub.word("seat_role", seat=label, role=g.hub.listed_role(g.game.role(seat))) in text
                 # the night's buttons, the same on every phone, carry the names too
                 assert g.night_labels and all(
                     label == (f"{c} {NAMES[int(c)]}" if int(c) in NAMES else c) for c, label in g.night_labels), g.night_labels
