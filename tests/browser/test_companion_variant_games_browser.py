@@ -65,6 +65,11 @@ async def names_on_the_phones(g: TableGame) -> None:
     # a long name wraps in the header and never runs into the connection status beside it
     boxes = await g.pages[3].evaluate("() => [document.querySelector('header h1'), document.getElementById('status')].map(e => e.getBoundingClientRect().toJSON())")
     assert boxes[0]["right"] <= boxes[1]["left"], boxes
+    for seat in (1, 3):  # «Место 1» stays on one line, the name beside or under it («Место / 1 <b>Ann</b>» before)
+        assert await g.pages[seat].evaluate("() => document.getElementById('seat').getClientRects().length") == 1
+    # a short name fits beside the number at 360 px, even beside the Russian «подключено»
+    beside = await page.evaluate("() => document.getElementById('name').getBoundingClientRect().top < document.getElementById('seat').getBoundingClientRect().bottom")
+    assert beside, "the name went under «Место 1» though it fits beside it"
     chips = await page.evaluate("() => Array.from(document.querySelectorAll('#table > span')).map(e => e.innerText.replace(/\\s+/g, ' '))")
     assert chips[0] == "1 <b>Ann</b>" and chips[1] == "2 {seat}" and chips[3] == "4", chips
 
