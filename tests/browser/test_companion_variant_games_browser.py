@@ -29,6 +29,7 @@ import pytest
 
 from narrator.config import parse_config
 from chromium import expect, launched, need_browser
+from narrator.companion.testing import until
 from table_game import TableGame
 
 SHOTS = Path(os.environ["NARRATOR_SHOTS"]) if os.environ.get("NARRATOR_SHOTS") else None
@@ -148,5 +149,42 @@ def test_a_whole_game_on_ten_small_phones(variant):
                 assert seen["names"] and (seen["ballot"] or variant == "hungariq")  # hungariq votes yes or no
                 if variant == "sverige":
                     assert seen["offer"] and seen["extension"]
+
+    asyncio.run(main())
+
+
+def test_the_manner_of_death_list_and_its_answer_fit_a_small_phone():
+    """seed 003: «dass die Mafiosi dem Spielleiter eine Todesart mitteilen müssen» — the eight
+    manners are on the buttons; the narrator's reading of them was printed again above the buttons,
+    so at 360×740 the list and the mafioso's answer ran below the screen."""
+    need_browser()
+    cfg = parse_config(
+        'variant = "grundregeln"\nlanguage = "de"\nseats = 10\n[rules]\nmanner_of_death = true\n'
+        '[dealing]\nroles = { 1 = "mafia", 2 = "mafia", 3 = "mafia" }\n'
+    )
+
+    async def main():
+        async with launched() as browser:
+            async with TableGame(cfg, browser, shots=SHOTS and SHOTS / "manner") as g:
+                await g.join()
+                dealing = asyncio.create_task(g.t.companion.deal_when_ready([g.t.live.session.dealing_event()]))
+                for p in g.pages.values():
+                    await p.locator('#grid button[data-choice="ready"]').click()
+                await asyncio.wait_for(dealing, 10)
+                await until(lambda: g.game.step is not None and g.game.step.name == "mafia_kills")
+                await asyncio.gather(*(g.tap(s, "10" if s <= 3 else "5") for s in g.pages))
+                g.t.live.fire()
+                await until(lambda: g.game.step is not None and g.game.step.name == "mafia_chooses_manner")
+                await g.synced()
+                await g.look("manner", seats=(1, 5))
+                for page in (g.pages[1], g.pages[5]):
+                    await expect(page.locator("#caption")).to_be_hidden()
+                    await expect(page.locator("#grid button")).to_have_count(8)
+                answer = await g.tap(1, 8)
+                assert answer
+                bottom = await g.pages[1].evaluate("() => document.getElementById('result').getBoundingClientRect().bottom")
+                assert bottom <= 741, f"the answer is below the screen ({bottom} px)"
+                await g.shot(1, "manner-answered")
+                assert g.found.problems == [], "\n".join(g.found.problems)
 
     asyncio.run(main())
