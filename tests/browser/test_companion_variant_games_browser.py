@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from narrator.config import parse_config
+from narrator.flow.events import Nominate
 from chromium import expect, launched, need_browser
 from narrator.companion.testing import until
 from table_game import TableGame
@@ -186,5 +187,33 @@ def test_the_manner_of_death_list_and_its_answer_fit_a_small_phone():
                 assert bottom <= 741, f"the answer is below the screen ({bottom} px)"
                 await g.shot(1, "manner-answered")
                 assert g.found.problems == [], "\n".join(g.found.problems)
+
+    asyncio.run(main())
+
+
+def test_the_host_screen_names_the_seats_and_the_nominees_as_typed():
+    """The host screen's seat boxes and its nominations carry the [players] names, as text."""
+    need_browser()
+    cfg = config("sverige")
+
+    async def main():
+        async with launched() as browser:
+            async with TableGame(cfg, browser) as g:
+                t = g.t
+                await t.join_all()
+                await t.to_first_day()
+                t.live.submit_event(Nominate(1, by=4))
+                t.live.submit_event(Nominate(3, by=5))
+                await t.settle()
+                for viewport in ({"width": 1280, "height": 800}, {"width": 360, "height": 740}):
+                    host = await (await browser.new_context(viewport=viewport)).new_page()
+                    await host.goto(f"http://127.0.0.1:{t.companion.port}/host")
+                    await expect(host.get_by_test_id("nominations")).to_have_text(f"1 ({NAMES[1]}), 3 ({NAMES[3]})")
+                    names = await host.evaluate("() => Array.from(document.querySelectorAll('.seat small.name')).map(e => e.textContent)")
+                    assert names == [NAMES[s] for s in sorted(NAMES)]
+                    assert await host.locator(".seat b b").count() == 0, "a name is never markup"
+                    spills = await host.evaluate("() => document.documentElement.scrollWidth > document.documentElement.clientWidth")
+                    assert not spills
+                    await host.context.close()
 
     asyncio.run(main())
