@@ -175,6 +175,7 @@ class Hub:
         self._sig: tuple | None = None
         self._listed: dict[str, str] | None = None  # the game report's words, for the list of roles
         self._extension_epoch = -1  # the screen on which a phone last asked for the time extension
+        self._voted: dict[int, int] = {}  # seat -> the screen (epoch) of its last day vote, from any input
         self._caption_before: str | None = None
         # the ready phase between the deal and night zero: roles the adapter dealt, seats that saw theirs
         self.dealt: dict[int, str] | None = None
@@ -267,6 +268,9 @@ class Hub:
             "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
             "role_names": self._role_names(view),
             "you": seat,
+            # this seat's vote is spent (a Swedish day's one vote went to an earlier name): said on
+            # its own phone, which has no button for the name being called
+            "voted": self._voted_before(seat),
             # the names the table gave its seats ([players]): public, like the name tags in front of
             # the players, so the same on every phone; shown as typed, never as markup
             "names": self.names(),
@@ -315,7 +319,19 @@ class Hub:
         called = self._called_voters()
         if any(s not in g.alive for s in called):
             return seat in called  # the rules call on the dead by name (grundregeln's tie-break): them alone
-        return seat in g.alive or seat in called
+        if self.ballot() is None:
+            return seat in g.alive  # the time extension: any living player may ask
+        # a ballot: the seats it still calls on, and one whose vote on this very screen stands (his
+        # choice stays marked, a second tap is answered under it). A Swedish voter whose hand went
+        # up for an earlier name has used his one vote of the day (seed 000): no button for this one
+        return seat in called or self._voted.get(seat) == self.epoch
+
+    def _voted_before(self, seat: int) -> bool:
+        """A living seat the open ballot no longer calls on, whose vote was on an earlier screen."""
+        g = self.game
+        if g.state in ("night", "setup", "kamikaze", "over") or self.ballot() is None or seat not in g.alive:
+            return False
+        return seat not in self._called_voters() and self._voted.get(seat) != self.epoch
 
     def _outcome(self, seat: int, view: dict) -> str | None:
         """"won", "lost" or "draw" for this seat's player once the game is over."""
@@ -521,6 +537,11 @@ class Hub:
                     self.live.loop.call_soon(self._resolve, p)
             elif kind == "input" and ev.get("type") == "tap" and isinstance(seat, int):
                 self._vote_from_elsewhere(seat, ev)
+            sig = self._sig
+            if kind == "input" and ev.get("type") == "tap" and isinstance(seat, int) and sig is not None \
+                    and sig[5] == "awaiting_votes" and sig[0] not in ("night", "kamikaze"):
+                # a day vote, whoever typed or tapped it, on the screen it was made on
+                self._voted[seat] = self.epoch
             self._last_reject = None
             self._caption_before = None
         elif kind == "deal":

@@ -94,6 +94,17 @@ def test_a_whole_game_on_ten_small_phones(variant):
             for choice, label in labels:
                 assert label == (f"{choice} {NAMES[int(choice)]}" if int(choice) in NAMES else choice), labels
             seen["ballot"] = True
+        if variant == "sverige" and game.state == "hand_vote" and not seen.get("spent"):
+            waiting = game.awaiting()[1]["seats"]
+            spent = [s for s in game.alive if s not in waiting]
+            if spent:
+                # seed 000: one vote per player per day — his hand went up for an earlier name
+                await expect(g.pages[spent[0]].get_by_test_id("own")).to_have_text(hub.word("voted_already"))
+                assert await g.pages[spent[0]].locator("#grid button").count() == 0
+                await expect(g.pages[waiting[0]].locator("#grid button")).to_have_count(1)
+                await expect(g.pages[waiting[0]].get_by_test_id("own")).to_be_hidden()
+                await g.shot(spent[0], "vote-spent")
+                seen["spent"] = True
         if variant != "sverige" or game.state != "discussion":
             return False
         timer = game.public_view()["timer"]
@@ -149,7 +160,7 @@ def test_a_whole_game_on_ten_small_phones(variant):
                     label == (f"{c} {NAMES[int(c)]}" if int(c) in NAMES else c) for c, label in g.night_labels), g.night_labels
                 assert seen["names"] and (seen["ballot"] or variant == "hungariq")  # hungariq votes yes or no
                 if variant == "sverige":
-                    assert seen["offer"] and seen["extension"]
+                    assert seen["offer"] and seen["extension"] and seen.get("spent")
 
     asyncio.run(main())
 
