@@ -26,7 +26,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..flow.effects import Record, Reject, Say, Tell, Timer
-from ..flow.events import EndSpeech, Foul, Nominate, Revoke, Tap, event_to_dict
+from ..flow.events import EndSpeech, Extend, Foul, Nominate, Revoke, Tap, event_to_dict
 from ..language import load_voice
 from ..rules.roles import wins_with
 
@@ -45,6 +45,9 @@ CLOSE_TAKEN = 4409  # the phone's page says: this seat is taken on another phone
 ROLE_FRAME = 4096  # role frames carry a seat's own checks too: padded larger, to the table's longest
 # the core's private lines that are a seat's night findings, kept for its held-down "my checks"
 CHECK_LINES = ("check_", "watch_", "blocked_no_result")
+# the public timer names of a Swedish day's time extension (seed 000 Tid): the narrator's question
+# whether anyone wants it, and the extension itself
+EXTENSION_OFFER, EXTENSION = "extension_offer", "extension"
 
 
 def pad(frame: dict, size: int = FRAME) -> str:
@@ -170,6 +173,9 @@ class Hub:
         self._role_size = ROLE_FRAME
         self._roles_epoch = -1
         self._sig: tuple | None = None
+        self._listed: dict[str, str] | None = None  # the game report's words, for the list of roles
+        self._extension_epoch = -1  # the screen on which a phone last asked for the time extension
+        self._voted: dict[int, int] = {}  # seat -> the screen (epoch) of its last day vote, from any input
         self._caption_before: str | None = None
         # the ready phase between the deal and night zero: roles the adapter dealt, seats that saw theirs
         self.dealt: dict[int, str] | None = None
@@ -219,6 +225,9 @@ class Hub:
         if g.state == "kamikaze":
             # a kamikaze's choice is his own act, not a vote: it is on the phones with or without votes
             return "seat", list(g.alive)
+        if self._extension_offered():
+            # anyone may ask for the day's one extension (seed 000 Tid), aloud or on his phone
+            return "extension", []
         ballot = self.ballot() if self.votes_on_phones else None
         return ballot if ballot is not None else (None, [])
 
@@ -247,7 +256,7 @@ class Hub:
             "choices": choices,
             # a numbered list's words (a manner of death), the same on every phone
             "choice_names": {str(c): self.live.voice.render(f"{ask}_{c}", {}) for c in choices}
-            if ask not in (None, "seat", "yes_no", "ready") else None,
+            if ask not in (None, "seat", "yes_no", "ready", "extension") else None,
             "caption": self.caption,
             "timer": self._remaining() if remaining is None else remaining,
             "paused": bool(self.live.paused),
@@ -259,8 +268,27 @@ class Hub:
             "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
             "role_names": self._role_names(view),
             "you": seat,
+            # this seat's vote is spent (a Swedish day's one vote went to an earlier name): said on
+            # its own phone, which has no button for the name being called
+            "voted": self._voted_before(seat),
+            # the names the table gave its seats ([players]): public, like the name tags in front of
+            # the players, so the same on every phone; shown as typed, never as markup
+            "names": self.names(),
             "report_url": REPORT_URL if g.state == "over" else None,
         }
+
+    def names(self) -> dict[str, str]:
+        return {str(s): n for s, n in sorted(self.config.players.items())}
+
+    def seat_label(self, seat: int) -> str:
+        """A seat as lists of seats show it: its number, and its player's name when it has one."""
+        name = self.config.players.get(seat)
+        return f"{seat} ({name})" if name else str(seat)
+
+    def _extension_offered(self) -> bool:
+        """The narrator has asked whether anyone wants the day's time extension, and it runs."""
+        g = self.game
+        return g.state == "discussion" and g.public_view()["timer"] == EXTENSION_OFFER
 
     # states in which the day's nominations are still in play (not the night, not after the vote)
     NOMINATION_STATES_OFF = ("setup", "night", "last_words", "kamikaze", "over")
@@ -275,7 +303,7 @@ class Hub:
         if not seats:
             return ""
         key = "day_accused" if self.config.variant.name == "hungariq" else "day_nominees"
-        return self.word(key, seats=", ".join(str(s) for s in seats))
+        return self.word(key, seats=", ".join(self.seat_label(s) for s in seats))
 
     def _remaining(self) -> float:
         """The server's time left on the running clock (frozen while paused): the phones show this."""
@@ -291,7 +319,19 @@ class Hub:
         called = self._called_voters()
         if any(s not in g.alive for s in called):
             return seat in called  # the rules call on the dead by name (grundregeln's tie-break): them alone
-        return seat in g.alive or seat in called
+        if self.ballot() is None:
+            return seat in g.alive  # the time extension: any living player may ask
+        # a ballot: the seats it still calls on, and one whose vote on this very screen stands (his
+        # choice stays marked, a second tap is answered under it). A Swedish voter whose hand went
+        # up for an earlier name has used his one vote of the day (seed 000): no button for this one
+        return seat in called or self._voted.get(seat) == self.epoch
+
+    def _voted_before(self, seat: int) -> bool:
+        """A living seat the open ballot no longer calls on, whose vote was on an earlier screen."""
+        g = self.game
+        if g.state in ("night", "setup", "kamikaze", "over") or self.ballot() is None or seat not in g.alive:
+            return False
+        return seat not in self._called_voters() and self._voted.get(seat) != self.epoch
 
     def _outcome(self, seat: int, view: dict) -> str | None:
         """"won", "lost" or "draw" for this seat's player once the game is over."""
@@ -331,6 +371,10 @@ class Hub:
             # a step that chooses from a list (the manner of death) says so; still the same for every seat
             return self.word("night_choose" if g.night_choices()[0] != "seat" else "night",
                              step=voice.render(key, {}) if key in voice.lines else step.name)
+        timer = g.public_view()["timer"]
+        if g.state == "discussion" and timer in (EXTENSION_OFFER, EXTENSION):
+            # the table is asked for (or is in) the day's time extension, not in an ordinary discussion
+            return self.word("state_" + timer)
         text = self.word("state_" + g.state, seat=self._subject())
         speaker = g.floor
         return self.word("speaking", phase=text, seat=speaker) if speaker is not None else text
@@ -356,7 +400,16 @@ class Hub:
     def _role_names(self, view: dict) -> dict[str, str] | None:
         if "roles" not in view:
             return None  # only at the end, when the narrator announces them too
-        return {str(s): self._role_name(r) for s, r in view["roles"].items()}
+        return {str(s): self.listed_role(r) for s, r in view["roles"].items()}
+
+    def listed_role(self, role: str) -> str:
+        """A role as a list of seats names it ("6: Bybo"), the game report's word; the narrator's
+        own word is for sentences ("Du är en bybo") and read "6: en bybo", "4: sheriffen"."""
+        if self._listed is None:
+            from ..report.page import report_words
+
+            self._listed = report_words(self.live.voice.lang)
+        return self._listed.get("role_" + role) or self._role_name(role)
 
     def role_frame(self, seat: int) -> dict:
         g = self.game
@@ -399,6 +452,7 @@ class Hub:
             "step": g.step.name if g.step is not None else None,
             "phase": self.phase_text(),
             "role_names": self._role_names(view),
+            "names": self.names(),
             "ballot": self.ballot(),
             "caption": self.caption,
             "timer": self.timer_name,
@@ -483,6 +537,11 @@ class Hub:
                     self.live.loop.call_soon(self._resolve, p)
             elif kind == "input" and ev.get("type") == "tap" and isinstance(seat, int):
                 self._vote_from_elsewhere(seat, ev)
+            sig = self._sig
+            if kind == "input" and ev.get("type") == "tap" and isinstance(seat, int) and sig is not None \
+                    and sig[5] == "awaiting_votes" and sig[0] not in ("night", "kamikaze"):
+                # a day vote, whoever typed or tapped it, on the screen it was made on
+                self._voted[seat] = self.epoch
             self._last_reject = None
             self._caption_before = None
         elif kind == "deal":
@@ -761,6 +820,17 @@ class Hub:
                 future.set_result([(False, self.live.voice.render("reject_not_kamikaze", {}))])
             else:
                 sent = self._submit(Tap(seat, target, answer), future)
+        elif self._extension_offered():
+            if seat not in self.game.alive:
+                self.refuse("dead seat", seat)
+                future.set_result([(False, self.live.voice.render("reject_seat_out", {"seat": seat}))])
+            else:
+                if self._extension_epoch != self.epoch:
+                    # the first tap asks; a second one on the same question (two players at once)
+                    # must not be refused aloud as "already used" to the whole table
+                    self._extension_epoch = self.epoch
+                    self.live.submit_event(Extend(), source="companion")
+                future.set_result([(True, self.word("extension_asked"))])
         elif self.votes_on_phones and self.ballot() is not None:
             if seat not in self.game.alive and seat not in self._called_voters():
                 # out of the game, unless the rules call on him (a grundregeln tie-break: the last dead)

@@ -268,7 +268,7 @@ def test_a_complete_game_on_ten_phones(lang):
 
         # the result: won or lost for each player, every role, once; it survives a reload
         await wait_state(everyone, "over")
-        roles = {s: hub._role_name(game.role(s)) for s in pages}
+        roles = {s: hub.listed_role(game.role(s)) for s in pages}
         for s, p in pages.items():
             expected = word("outcome_won" if s in MAFIA else "outcome_lost")
             await expect(p.get_by_test_id("outcome")).to_have_text(expected)
