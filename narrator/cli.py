@@ -160,16 +160,17 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
     return outputs
 
 
+def _resumed(first: list) -> bool:
+    return bool(first) and getattr(first[0], "line", None) == "resuming"
+
+
 def _before_the_step(first: list, say) -> list:
     """A line for the table at the start: after the welcome of a new game; in a resumed one before
     the lines of the running step ("Player 4, you have a minute."), whose timer starts once they
     are heard — the explanation must not eat a speaker's time, nor the step's."""
     first = list(first)
-    if first and getattr(first[0], "line", None) == "resuming":
-        at = 1
-        while at < len(first) and getattr(first[at], "line", None) in ("keypad_masking", "keypad_masking_sound"):
-            at += 1
-        first.insert(at, say)
+    if _resumed(first):
+        first.insert(1, say)
     else:
         first.append(say)
     return first
@@ -203,11 +204,13 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
         from .companion import KeypadInput
         from .flow.effects import Say
 
-        # without phones the night's choices are typed: the narrator explains the sound masking
+        # without phones the night's choices are typed: the narrator explains the sound masking,
+        # once a game — the table heard it when the game began, and a resume says only where it stands
         keypad = KeypadInput(live)
-        # the speaker's rain (voice.ambience) covers the keys too, when there is a speaker
-        rain = live.config.section("voice")["ambience"] > 0 and any(hasattr(o, "queued_seconds") for o in live.outputs)
-        first = _before_the_step(first, Say("keypad_masking_sound" if rain else "keypad_masking", {}))
+        if not _resumed(first):
+            # the speaker's rain (voice.ambience) covers the keys too, when there is a speaker
+            rain = live.config.section("voice")["ambience"] > 0 and any(hasattr(o, "queued_seconds") for o in live.outputs)
+            first = _before_the_step(first, Say("keypad_masking_sound" if rain else "keypad_masking", {}))
     if getattr(args, "listen", False) or live.config.section("input")["engine"] != "none":
         try:
             from .voice import start_listening
@@ -236,7 +239,7 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
     try:
         winner = await live.run(first, initial, journaled=journaled)
         if winner and live.failure is None:
-            console.print(Text(live.voice.console_text("game_over", {"winner": live.voice.phone.get(f"winner_{winner}", winner)}),
+            console.print(Text(live.voice.console_text("game_over", {"winner": live.voice.winner(winner)}),
                                style="bold"))
             _game_report(live, console)  # before the result stays up: the phones link to the report
         if winner and handles:
