@@ -149,6 +149,10 @@ class Voice:
         # what the console prints for whoever types at it (never spoken): the notes on a typed
         # line, the status, the help, the journal's whereabouts
         self.console: dict[str, str | dict[str, str]] = data.get("console", {})
+        # what the command line prints around a game (a crash, a resume, the speaker, the
+        # microphone) and what a config error says: printed, never spoken
+        self.cli: dict[str, str | dict[str, str]] = data.get("cli", {})
+        self.config_errors: dict[str, str | dict[str, str]] = data.get("config_errors", {})
         # the winner as this variant's host names him ("The evil side wins." in grundregeln, where
         # classic says "The mafia wins."): [winner], and [winner.<variant>] where a host words it his way
         winners = dict(data.get("winner", {}))
@@ -172,6 +176,14 @@ class Voice:
     def console_text(self, name: str, args: dict | None = None) -> str:
         """A [console] line of this language; text from people in `args` is put in as it is."""
         return self._printed(self.console, "console", name, args)
+
+    def cli_text(self, name: str, args: dict | None = None) -> str:
+        """A [cli] line: what the command line says around a game, in the table's language."""
+        return self._printed(self.cli, "cli", name, args)
+
+    def config_text(self, name: str, args: dict | None = None) -> str:
+        """A [config_errors] line: what is wrong with a value of the config."""
+        return self._printed(self.config_errors, "config_errors", name, args)
 
     def winner(self, winner: str | None) -> str:
         """The winner named as the narrator of this variant names him, for the console and the

@@ -1,11 +1,12 @@
-"""What the console says around a game, as a non-English table meets it (play-test of session 11):
-a grundregeln game ends in the words of its own narrator (seed 003: the good and the evil side),
-the status at night names no nominee, and a resume says where the game stands, not again how the
-keypad works."""
+"""What the console and the command line say around a game, as a non-English table meets it
+(play-test of session 11): a config error, a crash and its resume, the speaker and the microphone
+are told in the table's language — file, line and key still named as they are written — and a
+grundregeln game ends in the words of its own narrator (seed 003: the good and the evil side)."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,11 +14,13 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
+from narrator.config import parse_config
 from narrator.console import status_text
 from narrator.journal import read
 from narrator.language import load_voice
-from test_console_table import console_game, start
+from test_console_table import console_game, read_until, start
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,6 +29,86 @@ def cli(args: list[str], tmp_path: Path, stdin: str = "", env: dict | None = Non
     env = {**os.environ, "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1", "COLUMNS": "2000", **(env or {})}
     return subprocess.run([sys.executable, "-m", "narrator.cli", *args], input=stdin, capture_output=True, text=True,
                           cwd=ROOT, env=env, timeout=timeout)
+
+
+# ------------------------------------------------------------------ a config error
+
+def test_a_german_club_config_with_typos_is_answered_in_german_naming_file_line_and_key(tmp_path):
+    """Seen at a German table: `narrator play` on the club's config answered a typo in English.
+    The problems are told in the language the config names; file, line and key stay as written."""
+    cfg = tmp_path / "verein.toml"
+    cfg.write_text('variant = "grundregeln"\nlanguage = "de"\nseats = 8\n[timers]\nnight_step = "lang"\n'
+                   '[rules]\nmanner_of_deth = true\n[roles]\nmafia = 4\n')
+    for command in (["check-config", str(cfg)], ["play", "--config", str(cfg), "--voice", "text"]):
+        r = cli(command, tmp_path)
+        assert r.returncode in (1, 2) and "Traceback" not in r.stderr, r.stderr
+        assert f"Fehler {cfg}:5: timers.night_step: muss int sein, nicht str 'lang'" in r.stderr, r.stderr
+        assert f"Fehler {cfg}:7: rules.manner_of_deth: unbekannter Schlüssel; bekannt sind: " in r.stderr
+        # seed 003: four of eight on the evil side out-vote or tie every vote
+        assert (f"{cfg}:9: roles.mafia: 4 auf der Seite der Mafia (4 mafia) bei 8 Spielern sind so viele wie der Rest "
+                "des Tisches oder mehr") in r.stderr
+
+
+@pytest.mark.parametrize("text,expected", [
+    # the language itself is wrong: nothing else to go by, so English
+    ('variant = "classic"\nlanguage = "dk"\n[timers]\nspeech = "x"\n',
+     ["club.toml:2: language: unknown language 'dk'; one of en, ru, sv, hu, de", "club.toml:4: timers.speech: must be int"]),
+    # not TOML at all, but the language at its top can still be read: Swedish
+    ('variant = "sverige"\nlanguage = "sv"\n[timers\nday = 3\n', ["club.toml:3: (syntax): inte giltig TOML: "]),
+    # not UTF-8 (a Latin-1 name), the language still readable: Hungarian
+    (b'variant = "hungariq"\nlanguage = "hu"\n[players]\n1 = "J\xf3zsef"\n', ["club.toml:4: (fájl): nem UTF-8 szöveg: a(z) 0xf3 bájt"]),
+    # a Russian table
+    ('variant = "classic"\nlanguage = "ru"\n[roles]\ndon = 2\n',
+     ["club.toml:4: roles.don: 0 или 1, а не 2 (seed 004 §1"]),
+])
+def test_a_config_error_is_said_in_the_language_the_config_names_or_in_english(text, expected, tmp_path):
+    cfg = tmp_path / "club.toml"
+    cfg.write_bytes(text if isinstance(text, bytes) else text.encode())
+    r = cli(["check-config", str(cfg)], tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    for line in expected:
+        assert line.replace("club.toml", str(cfg)) in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------ the speaker and the microphone
+
+def test_without_a_speaker_a_german_table_is_told_why_in_german(monkeypatch):
+    """One line on the terminal says why the narrator is silent and what makes it speak: on a
+    German table in German (it was English on every table)."""
+    from types import SimpleNamespace
+
+    import narrator.cli as cli_module
+    from narrator.voice import audio
+
+    def no_device(*args, kind=None):
+        if kind is not None:  # PortAudio lists nothing and has no default device
+            raise RuntimeError("Error querying device -1")
+        return []
+
+    monkeypatch.setattr(audio, "_sd", lambda: SimpleNamespace(query_devices=no_device))
+    err = Console(record=True, width=300, stderr=True)
+    monkeypatch.setattr(cli_module, "err", err)
+    cfg = parse_config('variant = "grundregeln"\nlanguage = "de"\n', "verein.toml")
+    outputs = cli_module._outputs(SimpleNamespace(config=cfg, narrating=None), "auto", Console(record=True))
+    assert len(outputs) == 1
+    assert err.export_text().strip().splitlines() == [
+        "Erzählung nur als Text: kein Lautsprecher gefunden (kein Standard-Ausgabegerät); einen anschließen oder in "
+        "[voice] device eintragen (narrator devices listet sie auf)"]
+
+
+def test_a_russian_table_without_a_speech_model_is_told_in_russian_and_the_game_goes_on(tmp_path):
+    """`narrator play --listen` on a Russian table with no Vosk model: the terminal says, in
+    Russian, which command fetches one; the narrator says nominations are typed; the game goes on."""
+    models = tmp_path / "models"
+    models.mkdir()
+    cfg = tmp_path / "club.toml"
+    cfg.write_text('variant = "classic"\nlanguage = "ru"\n[input]\nmodel_dir = "' + str(models) + '"\n')
+    r = cli(["play", "--config", str(cfg), "--voice", "text", "--listen", "--no-reveal", "--journal",
+             str(tmp_path / "game.jsonl")], tmp_path, "quit\n", env={"NARRATOR_MODELS": str(models)})
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert (f"нет модели Vosk для языка 'ru' в {models}; скачать: narrator models fetch ru" in r.stderr
+            or "распознавание речи не установлено; набирайте фразы на консоли" in r.stderr), r.stderr
+    assert load_voice("ru").render("no_recognition", {}) in r.stdout
 
 
 # ------------------------------------------------------------------ a crash, and the resume
@@ -42,6 +125,77 @@ mafia_meeting = 300
 engine = "none"
 """
 
+
+def test_a_full_disk_stops_a_russian_game_in_russian_and_says_how_to_go_on(tmp_path):
+    """The journal cannot be written: the game stops, and the operator of a Russian table reads
+    why and what to do in Russian, with the status of the game as it stood."""
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(RU_CLUB)
+    journal = tmp_path / "game.jsonl"
+    r = subprocess.run([sys.executable, str(ROOT / "tests" / "faulty_disk.py"), "ENOSPC", "4", "--", "play", "--config", str(cfg),
+                        "--journal", str(journal), "--no-reveal"], input="timeout\n" * 8, capture_output=True, text=True,
+                       cwd=ROOT, timeout=60, env={**os.environ, "HOME": str(tmp_path), "COLUMNS": "2000", "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
+    assert f"игра остановлена: диск заполнен — освободите место, затем `narrator resume --journal {journal}`" in r.stderr
+    assert "положение в игре:\nфаза: " in r.stderr
+    assert "the game stopped" not in r.stderr and "disk is full" not in r.stderr
+
+
+def test_play_on_a_german_table_with_an_unfinished_game_asks_in_german(tmp_path):
+    """`narrator play` where an unfinished game waits: without a terminal it refuses and says how
+    to go on — on a German table in German."""
+    cfg = tmp_path / "verein.toml"
+    cfg.write_text(RU_CLUB.replace('language = "ru"', 'language = "de"'))
+    journal = tmp_path / "spiel.jsonl"
+    first = cli(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path, "timeout\ntimeout\nquit\n")
+    assert first.returncode == 0, first.stderr
+    again = cli(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path, "")
+    assert again.returncode == 1
+    assert re.search(rf"{re.escape(str(journal))} enthält ein unterbrochenes Spiel \(begonnen [-0-9: ]+, 3 Eingaben\)\. "
+                     rf"Weiter mit: narrator resume --journal {re.escape(str(journal))} — oder ein neues Spiel beginnen", again.stderr), again.stderr
+    damaged = tmp_path / "kaputt.jsonl"
+    damaged.write_text(journal.read_text() + '{"type": "teleport"}\n')
+    r = cli(["resume", "--journal", str(damaged)], tmp_path, "")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"Fehler {damaged}:" in r.stderr
+    assert "das Spiel kann ab der letzten guten Zeile (4) weitergehen; 1 Zeile ab Zeile 5 fiele weg" in r.stderr, r.stderr
+    assert f"um von dort weiterzuspielen (eine Kopie der beschädigten Datei bleibt): narrator resume --journal {damaged} --repair" in r.stderr
+
+
+def test_a_swedish_hot_seat_reveal_cut_by_a_crash_goes_on_in_swedish(tmp_path):
+    """The laptop died while the roles were shown one by one: `narrator resume` goes on from the
+    next seat, and the screen says so in the table's language (it was English on every table)."""
+    import pty
+
+    from test_console_hotseat import CONFIG, play_on_a_terminal
+    from test_console_hotseat import read_until as read_terminal
+
+    sv = load_voice("sv")
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, CONFIG.replace("{lang}", "sv")) as (play, master):
+        assert read_terminal(master, sv.render("reveal_look", {"seat": 1}).encode(), seen), seen[-600:]
+        os.write(master, b"\n")
+        assert read_terminal(master, sv.render("reveal_hide", {}).encode(), seen)
+        os.write(master, b"\n")
+        assert read_terminal(master, sv.render("reveal_look", {"seat": 2}).encode(), seen)
+        play.send_signal(signal.SIGKILL)
+        play.wait(timeout=10)
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "200"}
+    resume = subprocess.Popen([sys.executable, "-m", "narrator.cli", "resume", "--voice", "text"], stdin=slave, stdout=slave,
+                              stderr=slave, cwd=ROOT, env=env, close_fds=True)
+    os.close(slave)
+    try:
+        seen = bytearray()
+        intro = "Rollerna delades ut innan spelet stoppades; plats 1 har sett sin roll."
+        assert read_terminal(master, sv.render("reveal_look", {"seat": 2}).encode(), seen), bytes(seen[-600:]).decode(errors="replace")
+        assert intro.encode() in seen and b"The roles were dealt" not in seen
+    finally:
+        resume.kill()
+        resume.wait()
+        os.close(master)
 
 
 # ------------------------------------------------------------------ a grundregeln table (seed 003)

@@ -24,10 +24,11 @@ def test_english_and_russian_are_present():
     assert {"en", "ru"} <= set(PRESENT)
 
 
-@pytest.mark.parametrize("table", ["lines", "console", "winners"])
+@pytest.mark.parametrize("table", ["lines", "console", "cli", "config_errors", "winners"])
 @pytest.mark.parametrize("lang", [l for l in PRESENT if l != "en"])
 def test_every_line_exists_in_every_language_with_the_same_placeholders(lang, table):
-    """What is said, what the console prints for whoever types at it, how it names the winner: the table's language."""
+    """What is said, what the console prints for whoever types at it, what the command line says
+    around a game (a crash, a resume, the speaker) and what is wrong with a config: the table's language."""
     en, other = getattr(load_voice("en"), table), getattr(load_voice(lang), table)
     assert set(other) == set(en)
     for line, template in en.items():
