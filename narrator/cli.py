@@ -287,6 +287,10 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
         if winner and handles:
             # the result stays on every phone (and reaches a phone that reconnects) until the host closes it
             await handles[0].keep_result(live, console)
+        if winner:
+            # the speaker closes below: the table hears who won (and who the mafia were) first —
+            # the stream used to be stopped while the winner's line was still queued
+            _let_it_be_said(live, limit=60.0)
     finally:
         if listener is not None:
             listener.stop()
@@ -335,7 +339,8 @@ def _better_ears_hint(cfg: Config, listener, voice=None) -> None:
 
 
 def _let_it_be_said(live, limit: float = 20.0) -> None:
-    """The table hears why the game stopped before the process ends (the speaker's queue drains)."""
+    """The table hears the last lines (why the game stopped, who won) before the process ends: the
+    speaker's queue drains, for `limit` seconds at most."""
     import time
 
     end = time.monotonic() + limit

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from rich.console import Console
 
@@ -297,3 +298,44 @@ def test_a_lone_mafioso_on_the_hot_seat_is_told_he_is_alone_not_given_an_empty_l
     shown = bytes(seen).decode(errors="replace")
     assert shown.count(de.render("your_mates_none")) == 1
     assert "Mit dir in der Mafia: ." not in shown
+
+
+def test_the_speaker_says_who_won_before_the_narrator_ends(tmp_path):
+    """Found while play-testing the end of a German grundregeln game with a speaker: the process
+    closed the speaker the moment the game was over, while «Die gute Seite gewinnt» was still
+    queued — the table saw the result on the screen and never heard it. The narrator now ends
+    only once its last lines have been played."""
+    from alsa_support import Microphone, Speaker, asoundrc
+    from voice_support import need
+
+    need("espeak-ng", __import__("shutil").which("espeak-ng") is not None, "apt-get install espeak-ng")
+    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
+         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
+    speaker = Speaker(tmp_path / "speaker.raw")
+    mic = Microphone(tmp_path / "mic.raw")
+    asoundrc(tmp_path, tmp_path / "speaker.raw", tmp_path / "mic.raw")
+    cfg = tmp_path / "verein.toml"
+    # four seats, the mafioso on 1: a night, one day, and he is lynched (seed 003: the good side wins)
+    cfg.write_text('variant = "grundregeln"\nlanguage = "de"\nseats = 4\n[roles]\nmafia = 1\n[dealing]\nroles = { 1 = "mafia" }\n'
+                   '[voice]\nrate = 450\n[input]\nengine = "none"\n')
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1"}
+    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--voice", "speech",
+                             "--no-reveal", "--journal", str(tmp_path / "spiel.jsonl")], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    try:
+        read_until(play, "⏱")
+        play.stdin.write("\n".join(["tap 1 2", "timeout", "timeout", "tap 1 3", "tap 3 1", "tap 4 1", "timeout", "timeout",
+                                    "tap 1 3", "tap 3 1", "tap 4 1"]) + "\n")
+        play.stdin.flush()
+        read_until(play, "Spiel vorbei: Die gute Seite gewinnt.", timeout=90)
+        over = time.monotonic()
+        out, err = play.communicate(timeout=120)
+    finally:
+        play.kill()
+        speaker.close()
+        mic.close()
+    assert play.returncode == 0 and "Traceback" not in err, err
+    heard = speaker.samples(since=over)
+    loud = float(np.count_nonzero(np.abs(heard) > 300)) / speaker.rate if len(heard) else 0.0
+    # «Spieler 1 wird gelyncht. Die gute Seite gewinnt: … Zur Mafia gehörten 1.» at 450 words a minute
+    assert loud >= 1.5, f"only {loud:.2f} s heard after the result was shown"
