@@ -148,7 +148,10 @@ class Voice:
         self.phone: dict[str, str] = data.get("phone", {})
         # what the console prints for whoever types at it (never spoken): the notes on a typed
         # line, the status, the help, the journal's whereabouts
-        self.console: dict[str, str | dict[str, str]] = data.get("console", {})
+        console = dict(data.get("console", {}))
+        # [console.<variant>]: where a rule system names a thing its own way (hungariq's accused)
+        own_console = {k: console.pop(k) for k in VARIANT_NAMES if k in console}
+        self.console: dict[str, str | dict[str, str]] = {**console, **own_console.get(variant or "", {})}
         # what the command line prints around a game (a crash, a resume, the speaker, the
         # microphone) and what a config error says: printed, never spoken
         self.cli: dict[str, str | dict[str, str]] = data.get("cli", {})

@@ -339,3 +339,14 @@ def test_the_speaker_says_who_won_before_the_narrator_ends(tmp_path):
     loud = float(np.count_nonzero(np.abs(heard) > 300)) / speaker.rate if len(heard) else 0.0
     # «Spieler 1 wird gelyncht. Die gute Seite gewinnt: … Zur Mafia gehörten 1.» at 450 words a minute
     assert loud >= 1.5, f"only {loud:.2f} s heard after the result was shown"
+
+
+def test_a_hungarian_status_names_the_accused_not_a_nominee():
+    """Seen at a Hungarian table: during a trial `status` said «jelöltek: 7» (nominees); seed 001
+    brings an accused before the table («a vádlott»), as the phones already say."""
+    cfg = ('variant = "hungariq"\nlanguage = "hu"\n[dealing]\nroles = { 1 = "inspector", 3 = "mafia", 5 = "mafia", '
+           '8 = "protected_mafia" }\n[input]\nengine = "none"\n')
+    printed, live = console_game(cfg, ["<fire>"] * 2 + ["vádolom a 7. játékost", "status"])  # night zero: two steps
+    assert live.game.state == "support_vote", live.game.state
+    status = printed[printed.rindex("állapot: "):]
+    assert "vádlott: 7 · " in status and "jelöltek" not in status, status

@@ -37,6 +37,18 @@ def test_every_line_exists_in_every_language_with_the_same_placeholders(lang, ta
             assert set(other[line]) == set(plural_categories(lang)), f"{lang}: {line}"
 
 
+@pytest.mark.parametrize("variant", ["classic", "sverige", "hungariq", "grundregeln"])
+@pytest.mark.parametrize("lang", [l for l in PRESENT if l != "en"])
+def test_a_variants_own_console_words_exist_in_every_language(lang, variant):
+    """[console.<variant>] (hungariq's status names the accused, seed 001): the same in every language."""
+    en, other = load_voice("en", variant).console, load_voice(lang, variant).console
+    assert set(other) == set(en)
+    for line, template in en.items():
+        assert placeholders(other[line]) == placeholders(template), f"{lang} {variant}: {line}"
+        own = load_voice("en", variant).console[line] != load_voice("en").console[line]
+        assert own == (other[line] != load_voice(lang).console[line]), f"{lang} {variant}: {line} is worded its own way in one language only"
+
+
 # the narrator's winner lines of each rule system (the day module's winner_line): the side that won
 WINNER_LINES = {
     "classic": {"town": ["town_wins"], "mafia": ["mafia_wins", "mafia_wins_more"], "maniac": ["maniac_wins"]},
