@@ -45,7 +45,7 @@ class ConfigProblem:
 PSEUDO_KEYS = {"(file)": "about_file", "(syntax)": "about_syntax"}
 
 
-def problem_of(file: str, line: int, key: str, what: str, **args) -> ConfigProblem:
+def problem_of(file: str, line: int, key: str, what: str, /, **args) -> ConfigProblem:
     """A problem said by its [config_errors] line: in English here, in the table's language where printed."""
     try:
         message = load_voice("en").config_text(what, args)
@@ -241,12 +241,12 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     problems: list[ConfigProblem] = []
     locator: Locator | None = None
 
-    def problem(key: tuple[str, ...], what: str, **args) -> None:
+    def problem(key: tuple[str, ...], what: str, /, **args) -> None:
         nonlocal locator
         locator = locator or Locator(text)
         problems.append(problem_of(path, locator(key), ".".join(key), what, **args))
 
-    def unreadable(line: int, what: str, **args) -> ConfigError:
+    def unreadable(line: int, what: str, /, **args) -> ConfigError:
         return ConfigError([problem_of(path, line, "(syntax)", what, **args)], language_of(text))
 
     try:
@@ -366,8 +366,8 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                 # the line to fix is the one that brought the second role in (the other may be the table's default)
                 key = ([r for r in overrides if r in both] or both)[-1]
                 other = next(r for r in both if r != key)
-                problem(("roles", key), f"{key} = {roles[key]} with {other} = {roles[other]}: one or the other ({why}); "
-                                        f"set {other} = 0 to play {key}, or {key} = 0")
+                problem(("roles", key), "exclusive_roles", role=key, count=roles[key], other=other, other_count=roles[other],
+                        why=why)
         if sum(roles.values()) >= seats:
             problem(("roles",), "no_citizen", n=sum(roles.values()), seats=seats)
         mafia_roles = [r for r in roles if team_of(r) == MAFIA]
