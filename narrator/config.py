@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .language import LANGUAGES, seat_number, voices_dir
+from .language import LANGUAGES, load_voice, seat_number, voices_dir
 from .rules.dealing import validate_deal
 from .rules.roles import MAFIA, ROLE_ALIASES, team_of
 from .rules.variants import VARIANTS, Option, Variant
@@ -25,16 +25,68 @@ class ConfigProblem:
     file: str
     line: int
     key: str
-    message: str
+    message: str  # in English
+    what: str = ""  # its [config_errors] line, to say it in the table's language ("": English only)
+    args: dict = field(default_factory=dict)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.key}: {self.message}"
 
+    def text(self, voice=None) -> str:
+        """The problem in the language of `voice` (English without one): file, line and key stay
+        as they are written in the file, so the line can be found whatever the language."""
+        if voice is None or not self.what or self.what not in voice.config_errors:
+            return str(self)
+        key = voice.config_text(PSEUDO_KEYS[self.key]) if self.key in PSEUDO_KEYS else self.key
+        return f"{self.file}:{self.line}: {key}: {voice.config_text(self.what, self.args)}"
+
+
+# what stands where a key would when the problem is the whole file, or its syntax
+PSEUDO_KEYS = {"(file)": "about_file", "(syntax)": "about_syntax"}
+
+
+def problem_of(file: str, line: int, key: str, what: str, /, **args) -> ConfigProblem:
+    """A problem said by its [config_errors] line: in English here, in the table's language where printed."""
+    try:
+        message = load_voice("en").config_text(what, args)
+    except (OSError, ValueError, KeyError):  # voices elsewhere (NARRATOR_VOICES) without it: still named, never a traceback
+        message = f"{what} {args}" if args else what
+    return ConfigProblem(file, line, key, message, what, args)
+
 
 class ConfigError(Exception):
-    def __init__(self, problems: list[ConfigProblem]):
+    def __init__(self, problems: list[ConfigProblem], language: str | None = None):
         super().__init__("\n".join(str(p) for p in problems))
         self.problems = problems
+        # the language the config asks for, where it can be read: its problems are said in it
+        self.language = language
+
+    def voice(self):
+        """The voice of the config's language when it names one that exists (None: English)."""
+        if self.language not in LANGUAGES:
+            return None
+        try:
+            return load_voice(self.language)
+        except (OSError, ValueError):  # a voice file missing or broken: the problems are said in English
+            return None
+
+    def lines(self) -> list[str]:
+        """Every problem, in the config's language (or English)."""
+        voice = self.voice()
+        return [p.text(voice) for p in self.problems]
+
+
+def language_of(text: str) -> str | None:
+    """The language a config names at its top, read line by line: a file that is not TOML (or not
+    UTF-8) is still told what is wrong with it in its own language."""
+    for raw in text.split("\n"):
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("["):
+            return None  # past the top-level keys
+        m = re.match(r"""^language\s*=\s*["']([a-z]{2})["']$""", line)
+        if m:
+            return m.group(1) if m.group(1) in LANGUAGES else None
+    return None
 
 
 # Adapter sections: key -> Option (default, type, description, bounds/choices).
@@ -109,8 +161,7 @@ class Config:
 
 # options that no longer exist, with what replaced them: an old club config gets told, not guessed
 RETIRED = {
-    ("rules", "second_shot_misses"): "no longer an option: a night choice may be changed until the step ends "
-                                     "and the last choice counts (remove this line)",
+    ("rules", "second_shot_misses"): "retired_second_shot",
 }
 class Locator:
     """Where each key and table of a config is written, read once: finding the line of a problem
@@ -167,20 +218,22 @@ def _type_ok(value, opt: Option) -> bool:
     return isinstance(value, opt.kind)
 
 
-def _check_option(value, opt: Option) -> str | None:
+def _check_option(value, opt: Option) -> tuple[str, dict] | None:
+    """What is wrong with a value: its [config_errors] line and arguments, or None."""
     if not _type_ok(value, opt):
-        return f"must be {opt.kind.__name__}, not {type(value).__name__} {shown(value)}"
+        return "wrong_type", {"kind": opt.kind.__name__, "given": type(value).__name__, "value": shown(value)}
     if isinstance(value, float) and not math.isfinite(value):
-        bounds = f" from {opt.minimum} to {opt.maximum}" if opt.minimum is not None and opt.maximum is not None else ""
-        return f"must be a number{bounds}, not {value}"
+        if opt.minimum is not None and opt.maximum is not None:
+            return "number_between", {"low": str(opt.minimum), "high": str(opt.maximum), "value": str(value)}
+        return "not_a_number", {"value": str(value)}
     if opt.kind is str:
         value = str(value)
     if opt.choices is not None and value not in opt.choices:
-        return f"must be one of {', '.join(map(str, opt.choices))}, not {shown(value)}"
+        return "one_of", {"choices": ", ".join(map(str, opt.choices)), "value": shown(value)}
     if opt.minimum is not None and value < opt.minimum:
-        return f"must be at least {opt.minimum}, not {shown(value)}"
+        return "at_least", {"low": str(opt.minimum), "value": shown(value)}
     if opt.maximum is not None and value > opt.maximum:
-        return f"must be at most {opt.maximum}, not {shown(value)}"
+        return "at_most", {"high": str(opt.maximum), "value": shown(value)}
     return None
 
 
@@ -188,59 +241,65 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     problems: list[ConfigProblem] = []
     locator: Locator | None = None
 
-    def problem(key: tuple[str, ...], message: str) -> None:
+    def problem(key: tuple[str, ...], what: str, /, **args) -> None:
         nonlocal locator
         locator = locator or Locator(text)
-        problems.append(ConfigProblem(path, locator(key), ".".join(key), message))
+        problems.append(problem_of(path, locator(key), ".".join(key), what, **args))
+
+    def unreadable(line: int, what: str, /, **args) -> ConfigError:
+        return ConfigError([problem_of(path, line, "(syntax)", what, **args)], language_of(text))
 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
-        raise ConfigError([ConfigProblem(path, int(m.group(1)) if m else 1, "(syntax)", f"not valid TOML: {exc}")]) from None
+        raise unreadable(int(m.group(1)) if m else 1, "not_toml", error=str(exc)) from None
     except RecursionError:
         # tomllib parses nested arrays and inline tables recursively; name the most nested line
         depth = [line.count("[") + line.count("{") for line in text.split("\n")]
-        raise ConfigError([ConfigProblem(path, depth.index(max(depth)) + 1, "(syntax)",
-                                         "arrays or tables nested too deeply to read")]) from None
+        raise unreadable(depth.index(max(depth)) + 1, "nested") from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise ConfigError([ConfigProblem(path, 1, "(syntax)", f"not a readable TOML value: {exc}")]) from None
+        raise unreadable(1, "bad_value", error=str(exc)) from None
 
     variant_name = data.get("variant")
     if variant_name is None:
-        problems.append(ConfigProblem(path, 1, "variant", f"missing; one of {', '.join(VARIANTS)}"))
+        problems.append(problem_of(path, 1, "variant", "missing", choices=", ".join(VARIANTS)))
         variant = None
     elif not isinstance(variant_name, str) or variant_name not in VARIANTS:
-        problem(("variant",), f"unknown variant {shown(variant_name)}; one of {', '.join(VARIANTS)}")
+        problem(("variant",), "unknown_variant", value=shown(variant_name), choices=", ".join(VARIANTS))
         variant = None
     else:
         variant = VARIANTS[variant_name]
 
     language = data.get("language")
+    said_in = None  # the language its problems are said in: English unless the config names a good one
     if language is None:
-        problems.append(ConfigProblem(path, 1, "language", f"missing; one of {', '.join(LANGUAGES)}"))
+        problems.append(problem_of(path, 1, "language", "missing", choices=", ".join(LANGUAGES)))
     elif not isinstance(language, str) or language not in LANGUAGES:
-        problem(("language",), f"unknown language {shown(language)}; one of {', '.join(LANGUAGES)}")
+        problem(("language",), "unknown_language", value=shown(language), choices=", ".join(LANGUAGES))
         language = None
     elif not (voices_dir() / f"{language}.toml").exists():
-        problem(("language",), f"no narration for {language!r} yet (voices/{language}.toml is missing)")
+        problem(("language",), "no_narration", language=repr(language), file=f"{language}.toml")
+    else:
+        said_in = language
 
     known_top = {"variant", "language", "seats", "players", "dealing", "roles", "rules", "timers", *ADAPTER_SECTIONS}
     for key in data:
         if key not in known_top:
-            problem((key,), f"unknown key; known keys are {', '.join(sorted(known_top))}")
+            problem((key,), "unknown_key", keys=", ".join(sorted(known_top)))
 
     seats = data.get("seats", variant.default_seats if variant else 10)
     if variant is not None:
         lo, hi = variant.seats
         if not isinstance(seats, int) or isinstance(seats, bool) or not lo <= seats <= hi:
-            problem(("seats",), f"{variant.name} is played with {lo}" + (f" to {hi}" if hi != lo else "") + f" seats, not {shown(seats)}")
+            problem(("seats",), "seats_range" if hi != lo else "seats_exact", variant=variant.name, low=lo, high=hi,
+                    value=shown(seats))
             seats = variant.default_seats
 
     def table(name: str) -> dict:
         value = data.get(name, {})
         if not isinstance(value, dict):
-            problem((name,), "must be a table ([" + name + "])")
+            problem((name,), "not_a_table", name=name)
             return {}
         return value
 
@@ -250,13 +309,13 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     for key, name in table("players").items():
         seat = seat_number(key)
         if seat is None or not 1 <= seat <= seats:
-            problem(("players", key), f"a seat number from 1 to {seats}")
+            problem(("players", key), "player_seat", seats=seats)
         elif seat in players:
-            problem(("players", key), f"seat {seat} is named twice")
+            problem(("players", key), "named_twice", seat=seat)
         elif not isinstance(name, str):
-            problem(("players", key), f"a player's name must be a string, not {shown(name)}")
+            problem(("players", key), "name_not_text", value=shown(name))
         elif not name.strip() or len(name) > MAX_NAME or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
-            problem(("players", key), f"a player's name is printable text of 1 to {MAX_NAME} characters on one line, not {shown(name)}")
+            problem(("players", key), "name_bad", most=MAX_NAME, value=shown(name))
         else:
             players[seat] = name
 
@@ -269,19 +328,19 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                 # language is applied below, the others are checked and kept for a later game
                 for k, v in value.items():
                     if k not in PER_LANGUAGE_VOICE:
-                        problem((name, key, k), f"unknown key; per-language keys are {', '.join(PER_LANGUAGE_VOICE)}")
+                        problem((name, key, k), "unknown_voice_key", keys=", ".join(PER_LANGUAGE_VOICE))
                     elif (err := _check_option(v, spec[k])):
-                        problem((name, key, k), err)
+                        problem((name, key, k), err[0], **err[1])
                 continue
             if (name, key) in RETIRED:
                 problem((name, key), RETIRED[name, key])
                 continue
             if key not in spec:
-                problem((name, key), f"unknown key; known keys are {', '.join(sorted(spec))}")
+                problem((name, key), "unknown_key", keys=", ".join(sorted(spec)))
                 continue
             err = _check_option(value, spec[key])
             if err:
-                problem((name, key), err)
+                problem((name, key), err[0], **err[1])
             else:
                 values[key] = str(value) if spec[key].kind is str else value
         return values
@@ -292,12 +351,12 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         allowed = sorted(set(variant.table(seats)) | set(variant.optional_roles))
         for role, count in table("roles").items():
             if role not in allowed:
-                problem(("roles", role), f"not a role of {variant.name}; one of {', '.join(allowed)}")
+                problem(("roles", role), "not_a_role", variant=variant.name, roles=", ".join(allowed))
             elif not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= seats:
-                problem(("roles", role), f"a count of players (0 to {seats}), not {shown(count)}")
+                problem(("roles", role), "role_count", seats=seats, value=shown(count))
             elif role in variant.counts and count not in variant.counts[role][0]:
                 counts, why = variant.counts[role]
-                problem(("roles", role), f"{' or '.join(map(str, counts))}, not {count} ({why})")
+                problem(("roles", role), "role_fixed", first=counts[0], second=counts[-1], count=count, why=why)  # every seed's pair is two counts
             else:
                 overrides[role] = count
         roles = variant.roles_for(seats, overrides)
@@ -307,23 +366,21 @@ def parse_config(text: str, path: str = "<config>") -> Config:
                 # the line to fix is the one that brought the second role in (the other may be the table's default)
                 key = ([r for r in overrides if r in both] or both)[-1]
                 other = next(r for r in both if r != key)
-                problem(("roles", key), f"{key} = {roles[key]} with {other} = {roles[other]}: one or the other ({why}); "
-                                        f"set {other} = 0 to play {key}, or {key} = 0")
+                problem(("roles", key), "exclusive_roles", role=key, count=roles[key], other=other, other_count=roles[other],
+                        why=why)
         if sum(roles.values()) >= seats:
-            problem(("roles",), f"{sum(roles.values())} special roles leave no citizen at {seats} seats")
+            problem(("roles",), "no_citizen", n=sum(roles.values()), seats=seats)
         mafia_roles = [r for r in roles if team_of(r) == MAFIA]
         mafia = sum(roles[r] for r in mafia_roles)
         if not mafia:
-            problem(("roles",), "a game needs at least one mafioso")
+            problem(("roles",), "no_mafia")
         elif 2 * mafia >= seats:
             # decided before it starts: classic, sverige and hungariq give the mafia the game at
             # parity; in grundregeln (the evil side wins when no good one is left) they out-vote
             # or tie every vote and kill every night, so the good side can never win
             given = [r for r in mafia_roles if r in overrides] or [""]
-            problem(("roles", given[0]) if given[0] else ("roles",),
-                    f"{mafia} on the mafia's side ({', '.join(f'{roles[r]} {r}' for r in mafia_roles)}) at {seats} seats "
-                    f"are as many as the rest of the table or more: the game would be decided before it starts; "
-                    f"at most {(seats - 1) // 2} mafia in all")
+            problem(("roles", given[0]) if given[0] else ("roles",), "too_many_mafia", n=mafia,
+                    roles=", ".join(f"{roles[r]} {r}" for r in mafia_roles), seats=seats, most=(seats - 1) // 2)
 
     rules = options("rules", variant.rules) if variant else {}
     timers = options("timers", variant.timers) if variant else {}
@@ -337,35 +394,35 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     for key, value in dealing_raw.items():
         if key == "mode":
             if value not in DEALING_MODES:
-                problem(("dealing", "mode"), f"must be one of {', '.join(DEALING_MODES)}, not {shown(value)}")
+                problem(("dealing", "mode"), "one_of", choices=", ".join(DEALING_MODES), value=shown(value))
             else:
                 dealing["mode"] = value
         elif key == "seed":
             if not isinstance(value, int) or isinstance(value, bool):
-                problem(("dealing", "seed"), f"must be an integer, not {shown(value)}")
+                problem(("dealing", "seed"), "not_an_integer", value=shown(value))
             else:
                 dealing["seed"] = value
         elif key == "roles":
             if not isinstance(value, dict):
-                problem(("dealing", "roles"), 'a table of seat = "role", e.g. roles = { 1 = "sheriff", 2 = "don" }')
+                problem(("dealing", "roles"), "deal_roles_table")
                 continue
             named = {}
             for key, role in value.items():
                 seat = seat_number(key)
                 if seat is None:
-                    problem(("dealing", "roles", key), "a seat number")
+                    problem(("dealing", "roles", key), "deal_seat")
                     continue
                 if seat in named:
-                    problem(("dealing", "roles", key), f"seat {seat} is dealt twice")
+                    problem(("dealing", "roles", key), "dealt_twice", seat=seat)
                     continue
                 if not isinstance(role, str):
-                    problem(("dealing", "roles", key), f"a role name, e.g. \"don\", not {shown(role)}")
+                    problem(("dealing", "roles", key), "deal_role_name", value=shown(role))
                     continue
                 role = ROLE_ALIASES.get(role.lower(), role.lower())
                 named[seat] = role
             dealing["roles"] = named
         else:
-            problem(("dealing", key), "unknown key; known keys are mode, roles, seed")
+            problem(("dealing", key), "unknown_key", keys="mode, roles, seed")
     if "mode" not in dealing_raw:
         if dealing["roles"]:
             dealing["mode"] = "fixed"
@@ -373,16 +430,17 @@ def parse_config(text: str, path: str = "<config>") -> Config:
             dealing["mode"] = "seeded"
     if dealing["mode"] == "fixed" and variant is not None:
         if not dealing["roles"]:
-            problem(("dealing", "roles"), "dealing mode fixed needs roles = { seat = \"role\", … }")
+            problem(("dealing", "roles"), "fixed_needs_roles")
         else:
             _, err = validate_deal(roles, seats, dealing["roles"])
             if err:
-                problem(("dealing", "roles"), err)
+                # the rules' own words (seed roles and counts): said as the rules say them
+                problem(("dealing", "roles"), "as_the_rules_say", text=err)
     if dealing["mode"] == "seeded" and dealing["seed"] is None:
-        problem(("dealing", "seed"), "dealing mode seeded needs a seed")
+        problem(("dealing", "seed"), "seeded_needs_seed")
 
     if problems:
-        raise ConfigError(problems)
+        raise ConfigError(problems, said_in)
     return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections, roles)
 
 
@@ -391,17 +449,18 @@ def load_config(path: str | Path) -> Config:
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise ConfigError([ConfigProblem(str(p), 0, "(file)", "no such file")]) from None
+        raise ConfigError([problem_of(str(p), 0, "(file)", "no_such_file")]) from None
     except IsADirectoryError:
-        raise ConfigError([ConfigProblem(str(p), 0, "(file)", "a directory, not a config file")]) from None
+        raise ConfigError([problem_of(str(p), 0, "(file)", "a_directory")]) from None
     except OSError as exc:
-        raise ConfigError([ConfigProblem(str(p), 0, "(file)", f"cannot be read: {exc.strerror or exc}")]) from None
+        raise ConfigError([problem_of(str(p), 0, "(file)", "unreadable", reason=exc.strerror or str(exc))]) from None
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark (Notepad) is no part of the config
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise ConfigError([ConfigProblem(str(p), line, "(file)", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} "
-                                         "cannot be read; save the file as UTF-8")]) from None
+        # a Latin-1 umlaut in a German club's names: the club is still told in German
+        raise ConfigError([problem_of(str(p), line, "(file)", "not_utf8", byte=f"0x{raw[exc.start]:02x}")],
+                          language_of(raw.decode("utf-8", errors="replace"))) from None
     return parse_config(text, str(p))
 
 

@@ -126,9 +126,16 @@ class ConsoleOutput:
                 note(c, words(self.live, "vote_for", voter=e["voter"], seat=e["seat"]))
 
 
+# states in which the day's nominations are no longer in play (as the phones show them): the game
+# keeps the last day's nominees until the next day starts, but at night nobody is nominated
+NOMINATIONS_OFF = ("setup", "night", "last_words", "kamikaze", "over")
+
+
 def status_text(live) -> str:
     g = live.game
     view = g.public_view()
+    if view["state"] in NOMINATIONS_OFF:
+        view["nominations"] = []
     rem = live.timer_remaining()
     timer = words(live, "status_left", n=round(rem)) if view["timer"] and rem is not None else words(live, "status_no_timer")
     if live.paused:
@@ -155,7 +162,7 @@ def state_name(live) -> str:
     if seat is None:
         named = g.public_nominations() if "{seat}" in phone[key] else []
         seat = named[0] if len(named) == 1 else ""
-    return phone[key].format(seat=seat, winner=live.session.voice.phone.get(f"winner_{g.winner}", g.winner or "")).strip()
+    return phone[key].format(seat=seat, winner=live.session.voice.winner(g.winner)).strip()
 
 
 def note(console: Console, text: str) -> None:
@@ -263,7 +270,8 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
         console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
         if team_of(role) == "mafia":
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
-            console.print(Text(voice.render("your_mates", {"seats": mates})))
+            # a lone mafioso (a small grundregeln table) read «Your mafia: .»
+            console.print(Text(voice.render("your_mates", {"seats": mates}) if mates else voice.render("your_mates_none")))
         wait(voice.render("reveal_hide", {}) + " ")
         if seen is not None:
             seen(seat)

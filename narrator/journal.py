@@ -88,39 +88,54 @@ def new_game_path() -> Path:
 class JournalError(Exception):
     """The journal cannot be written (or opened): why, in plain words, and what to do."""
 
-    def __init__(self, path: Path, reason: str, advice: str):
+    def __init__(self, path: Path, reason: str, advice: str, reason_key: str | None = None, advice_key: str | None = None,
+                 then: str | None = None, **words):
         super().__init__(f"{reason}: {advice}")
         self.path = path
         self.reason = reason
         self.advice = advice
+        # the same words in a voice file's [cli] section (journal_<key>), so that the table is told
+        # in its own language; `then` is the way on after the advice (journal_then_<then>)
+        self.reason_key = reason_key
+        self.advice_key = advice_key
+        self.then = then
+        self.words = {"path": str(path), **words}
 
 
 def io_error(path: Path, exc: OSError, resume: bool = True) -> JournalError:
     """The words for an OSError met while writing the journal at `path`."""
     then = f"then `narrator resume --journal {path}`" if resume else "then start the game again"
+    way = "resume" if resume else "restart"
     code = exc.errno
     if code in (errno.ENOSPC, errno.EDQUOT):
-        return JournalError(path, "the disk is full", f"free some space, {then}")
+        return JournalError(path, "the disk is full", f"free some space, {then}", "disk_full", "free_space", way)
     elsewhere = "or choose a journal on another disk (`narrator play --journal F`)"
     if code == errno.EROFS:
         if not resume:
-            return JournalError(path, "the disk is read-only", f"make it writable, {elsewhere}")
-        return JournalError(path, "the disk is read-only", f"make it writable (or copy {path} to a writable disk), {then}")
+            return JournalError(path, "the disk is read-only", f"make it writable, {elsewhere}", "read_only", "make_writable",
+                                "elsewhere")
+        return JournalError(path, "the disk is read-only", f"make it writable (or copy {path} to a writable disk), {then}",
+                            "read_only", "make_writable_copy", way)
     if code in (errno.EACCES, errno.EPERM):
-        return JournalError(path, f"no permission to write {path}", f"fix its permissions, {then}")
+        return JournalError(path, f"no permission to write {path}", f"fix its permissions, {then}", "no_permission",
+                            "fix_permissions", way)
     if code == errno.EIO:
         if not resume:
-            return JournalError(path, "the disk failed (input/output error)", f"check the disk, {elsewhere}")
+            return JournalError(path, "the disk failed (input/output error)", f"check the disk, {elsewhere}", "disk_failed",
+                                "disk_check", "elsewhere")
         return JournalError(path, "the disk failed (input/output error)",
-                            f"check the disk; copy {path} to a good disk, then `narrator resume --journal <the copy>`")
-    return JournalError(path, f"the journal cannot be written ({exc.strerror or exc})", f"fix that, {then}")
+                            f"check the disk; copy {path} to a good disk, then `narrator resume --journal <the copy>`",
+                            "disk_failed", "disk_check_copy")
+    return JournalError(path, f"the journal cannot be written ({exc.strerror or exc})", f"fix that, {then}", "cannot_write",
+                        "fix_that", way, error=str(exc.strerror or exc))
 
 
 class JournalLocked(JournalError):
     def __init__(self, path: Path, pid: int | None):
         who = f"process {pid}" if pid else "another process"
         super().__init__(path, f"this game is being played in another window ({who})",
-                         f"continue it there, or end that {'process (kill ' + str(pid) + ')' if pid else 'process'} first")
+                         f"continue it there, or end that {'process (kill ' + str(pid) + ')' if pid else 'process'} first",
+                         "locked_pid" if pid else "locked", "end_that_pid" if pid else "end_that", pid=pid)
         self.pid = pid
 
 
@@ -216,7 +231,8 @@ class Journal:
         if self.failed is not None:
             raise self.failed
         if self._fd is None:
-            raise JournalError(self.path, "the journal is closed", "resume the game with `narrator resume`")
+            raise JournalError(self.path, "the journal is closed", "resume the game with `narrator resume`", "closed",
+                               "resume_it")
         data = (json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8")
         fd = self._fd
         start = None
@@ -479,9 +495,12 @@ def _mtime(p: Path) -> float:
         return 0.0
 
 
-def describe(contents: JournalContents) -> str:
-    """A short line about an unfinished game, for the question whether to resume it."""
+def describe(contents: JournalContents, voice=None) -> str:
+    """A short line about an unfinished game, for the question whether to resume it (in the
+    language of `voice`, a Voice with a [cli] section; English without one)."""
     started = contents.header.get("started")
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if isinstance(started, (int, float)) else "?"
     n = len(contents.events)
+    if voice is not None:
+        return voice.cli_text("unfinished_what", {"when": when, "n": n})
     return f"started {when}, {n} input{'' if n == 1 else 's'}"

@@ -148,26 +148,55 @@ class Voice:
         self.phone: dict[str, str] = data.get("phone", {})
         # what the console prints for whoever types at it (never spoken): the notes on a typed
         # line, the status, the help, the journal's whereabouts
-        self.console: dict[str, str | dict[str, str]] = data.get("console", {})
+        console = dict(data.get("console", {}))
+        # [console.<variant>]: where a rule system names a thing its own way (hungariq's accused)
+        own_console = {k: console.pop(k) for k in VARIANT_NAMES if k in console}
+        self.console: dict[str, str | dict[str, str]] = {**console, **own_console.get(variant or "", {})}
+        # what the command line prints around a game (a crash, a resume, the speaker, the
+        # microphone) and what a config error says: printed, never spoken
+        self.cli: dict[str, str | dict[str, str]] = data.get("cli", {})
+        self.config_errors: dict[str, str | dict[str, str]] = data.get("config_errors", {})
+        # the winner as this variant's host names him ("The evil side wins." in grundregeln, where
+        # classic says "The mafia wins."): [winner], and [winner.<variant>] where a host words it his way
+        winners = dict(data.get("winner", {}))
+        own_winners = {k: winners.pop(k) for k in VARIANT_NAMES if k in winners}
+        self.winners: dict[str, str] = {**winners, **own_winners.get(variant or "", {})}
         self._word_to_number = {w: n for n, ws in self.numbers.items() for w in ws}
         self._matchers = self._compile()
 
     # -- speaking ---------------------------------------------------------------------------
-    def render(self, line: str, args: dict | None = None, spoken: bool = False) -> str:
-        """A line as it is written, or with `spoken` as the voice says it."""
+    def render(self, line: str, args: dict | None = None, spoken: bool = False, inside: bool = False) -> str:
+        """A line as it is written, or with `spoken` as the voice says it. `inside`: the line goes
+        on a sentence already begun ("waiting for: the mafia's victim"), so it opens with no capital."""
         args = args or {}
         template = self.lines.get(line)
         if template is None:
             raise KeyError(f"{self.source}: no line {line!r}")
         if spoken:
             template = self.spoken.get(line, template)
-        return self._fill(template, args)
+        return self._fill(template, args, capital=not inside)
 
     def console_text(self, name: str, args: dict | None = None) -> str:
         """A [console] line of this language; text from people in `args` is put in as it is."""
-        template = self.console.get(name)
+        return self._printed(self.console, "console", name, args)
+
+    def cli_text(self, name: str, args: dict | None = None) -> str:
+        """A [cli] line: what the command line says around a game, in the table's language."""
+        return self._printed(self.cli, "cli", name, args)
+
+    def config_text(self, name: str, args: dict | None = None) -> str:
+        """A [config_errors] line: what is wrong with a value of the config."""
+        return self._printed(self.config_errors, "config_errors", name, args)
+
+    def winner(self, winner: str | None) -> str:
+        """The winner named as the narrator of this variant names him, for the console and the
+        status: one name for the side that won, whichever way the win came about."""
+        return self.winners.get(str(winner), str(winner or ""))
+
+    def _printed(self, table: dict, section: str, name: str, args: dict | None) -> str:
+        template = table.get(name)
         if template is None:
-            raise KeyError(f"{self.source}: no console line {name!r}")
+            raise KeyError(f"{self.source}: no {section} line {name!r}")
         args = args or {}
         template = self._form(template, args)
         # a typed line or a path is never read as a reference to another line ("@welcome")
@@ -177,12 +206,12 @@ class Voice:
         """The template itself, or of its plural forms the one `args["n"]` takes in this language."""
         return template[plural_category(self.lang, int(args["n"]))] if isinstance(template, dict) else template
 
-    def _fill(self, template, args: dict) -> str:
+    def _fill(self, template, args: dict, capital: bool = True) -> str:
         template = self._form(template, args)
         values = {k: self.duration(v) if k == "time" else self.menu(v) if k == "menu" else self._format_value(v)
                   for k, v in args.items()}
         text = template.format(**values)
-        if template.startswith("{") and text[:1].islower():
+        if capital and template.startswith("{") and text[:1].islower():
             text = text[0].upper() + text[1:]  # a sentence that opens with a role or step name
         return text
 

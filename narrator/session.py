@@ -51,7 +51,8 @@ class Session:
 
     def awaiting_text(self) -> str:
         line, args = self.game.awaiting()
-        return self.voice.render(line, args)
+        # always said after "waiting for:", inside a sentence
+        return self.voice.render(line, args, inside=True)
 
     def render(self, line: str, args: dict) -> str:
         return self.voice.render(line, args)

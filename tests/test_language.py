@@ -24,16 +24,53 @@ def test_english_and_russian_are_present():
     assert {"en", "ru"} <= set(PRESENT)
 
 
-@pytest.mark.parametrize("table", ["lines", "console"])
+@pytest.mark.parametrize("table", ["lines", "console", "cli", "config_errors", "winners"])
 @pytest.mark.parametrize("lang", [l for l in PRESENT if l != "en"])
 def test_every_line_exists_in_every_language_with_the_same_placeholders(lang, table):
-    """What is said, and what the console prints for whoever types at it: the table's language."""
+    """What is said, what the console prints for whoever types at it, what the command line says
+    around a game (a crash, a resume, the speaker) and what is wrong with a config: the table's language."""
     en, other = getattr(load_voice("en"), table), getattr(load_voice(lang), table)
     assert set(other) == set(en)
     for line, template in en.items():
         assert placeholders(other[line]) == placeholders(template), f"{lang}: {line}"
-        if table == "console" and isinstance(other[line], dict):
+        if table != "lines" and isinstance(other[line], dict):
             assert set(other[line]) == set(plural_categories(lang)), f"{lang}: {line}"
+
+
+@pytest.mark.parametrize("variant", ["classic", "sverige", "hungariq", "grundregeln"])
+@pytest.mark.parametrize("lang", [l for l in PRESENT if l != "en"])
+def test_a_variants_own_console_words_exist_in_every_language(lang, variant):
+    """[console.<variant>] (hungariq's status names the accused, seed 001): the same in every language."""
+    en, other = load_voice("en", variant).console, load_voice(lang, variant).console
+    assert set(other) == set(en)
+    for line, template in en.items():
+        assert placeholders(other[line]) == placeholders(template), f"{lang} {variant}: {line}"
+        own = load_voice("en", variant).console[line] != load_voice("en").console[line]
+        assert own == (other[line] != load_voice(lang).console[line]), f"{lang} {variant}: {line} is worded its own way in one language only"
+
+
+# the narrator's winner lines of each rule system (the day module's winner_line): the side that won
+WINNER_LINES = {
+    "classic": {"town": ["town_wins"], "mafia": ["mafia_wins", "mafia_wins_more"], "maniac": ["maniac_wins"]},
+    "sverige": {"town": ["village_wins"], "mafia": ["mafia_wins_village", "mafia_wins_village_more"]},
+    "hungariq": {"town": ["citizens_win", "citizens_win_dead"], "mafia": ["mafia_wins_equal", "mafia_wins_more_citizens"]},
+    "grundregeln": {"town": ["good_wins"], "mafia": ["evil_wins"]},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(WINNER_LINES))
+@pytest.mark.parametrize("lang", PRESENT)
+def test_the_winner_is_named_in_the_words_the_variants_narrator_announces_it_with(lang, variant):
+    """Seen at a German grundregeln table: the console printed «Die Mafia gewinnt.» while the
+    narrator said «Die böse Seite gewinnt» (seed 003 speaks of the good and the evil side). The
+    console and the status name the winner as the narrator of that variant opens his line."""
+    voice = load_voice(lang, variant)
+    for winner, lines in WINNER_LINES[variant].items():
+        name = voice.winner(winner).rstrip(".")
+        for line in lines:
+            said = voice.render(line, {"n": 3})
+            assert said.startswith(name), f"{lang} {variant}: {said!r} does not open with {name!r}"
+    assert voice.render("draw", {"n": 3}).endswith(voice.winner("draw"))
 
 
 @pytest.mark.parametrize("lang", PRESENT)

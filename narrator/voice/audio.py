@@ -62,7 +62,8 @@ def _sd():
         import sounddevice as sd
     except OSError as exc:  # PortAudio itself is missing
         raise AudioUnavailable(f"no audio system (PortAudio: {exc}); install it with scripts/install.sh "
-                               f"or sudo apt-get install libportaudio2; {FALLBACK}") from None
+                               f"or sudo apt-get install libportaudio2; {FALLBACK}",
+                               "no_audio_system", True, error=str(exc)) from None
     return sd
 
 
@@ -88,21 +89,24 @@ def resolve_device(spec: str, kind: str) -> int | None:
     try:
         devices = sd.query_devices()
     except Exception as exc:  # noqa: BLE001 - PortAudio reports every failure its own way
-        raise AudioUnavailable(f"cannot list audio devices ({exc}); {FALLBACK}") from None
+        raise AudioUnavailable(f"cannot list audio devices ({exc}); {FALLBACK}", "cannot_list_devices", True,
+                               error=str(exc)) from None
     spec = str(spec).strip()
     if not spec:
         try:
             sd.query_devices(kind=kind)
         except Exception:  # noqa: BLE001
             raise AudioUnavailable(f"no {what} found (no default {kind} device); connect one, or name it in {key} "
-                                  f"(narrator devices lists them); {FALLBACK}") from None
+                                  f"(narrator devices lists them); {FALLBACK}", f"no_{what}", True) from None
         return None
     if spec.isdecimal() and len(spec) <= 4:  # "³".isdigit() holds but int("³") raises
         i = int(spec)
         if i < len(devices) and devices[i][channels] > 0:
             return i
-        raise AudioUnavailable(f"there is no {what} number {i} (see: narrator devices); {FALLBACK}")
+        raise AudioUnavailable(f"there is no {what} number {i} (see: narrator devices); {FALLBACK}", f"no_{what}_number",
+                               True, number=i)
     matches = [i for i, d in enumerate(devices) if spec.lower() in d["name"].lower() and d[channels] > 0]
     if not matches:
-        raise AudioUnavailable(f"no {what} named {spec!r} (see: narrator devices); {FALLBACK}")
+        raise AudioUnavailable(f"no {what} named {spec!r} (see: narrator devices); {FALLBACK}", f"no_{what}_named", True,
+                               name=repr(spec))
     return matches[0]

@@ -149,7 +149,7 @@ class VoskEngine(Engine):
         vosk.SetLogLevel(-1)
         path = Path(model_path)
         if not (path / "am").is_dir() and not (path / "final.mdl").exists():
-            raise ModelMissing(f"{path} is not a Vosk model folder (no am/ inside)")
+            raise ModelMissing(f"{path} is not a Vosk model folder (no am/ inside)", "not_a_model", path=str(path))
         self.model_path = path
         self.model = vosk.Model(str(path))
         # small models differ: some have no [unk] word, and out-of-grammar speech needs a home
@@ -399,19 +399,20 @@ def open_engine(engine: str, lang: str, model_dir: str | os.PathLike | None = No
     from .models import find_model
 
     if engine in ("none", ""):
-        raise ModelMissing("speech input is off (input.engine = \"none\"); type the commands instead")
+        raise ModelMissing("speech input is off (input.engine = \"none\"); type the commands instead", "speech_off")
     if engine == "sphinx":
         if lang != "en":
-            raise ModelMissing(f"PocketSphinx speaks only English here; for {lang!r} run: narrator models fetch {lang}")
+            raise ModelMissing(f"PocketSphinx speaks only English here; for {lang!r} run: narrator models fetch {lang}",
+                               "sphinx_english_only", language=repr(lang), lang=lang)
         if not sphinx_available():
-            raise ModelMissing("pocketsphinx is not installed: pip install 'narrator[speech]'")
+            raise ModelMissing("pocketsphinx is not installed: pip install 'narrator[speech]'", "no_pocketsphinx")
         return SphinxEngine(second_opinion=second_opinion)
     path = Path(model_path) if model_path else find_model(lang, model_dir)
     if path is not None:
         try:
             import vosk  # noqa: F401
         except ImportError:
-            raise ModelMissing("vosk is not installed: pip install 'narrator[speech]'") from None
+            raise ModelMissing("vosk is not installed: pip install 'narrator[speech]'", "no_vosk") from None
         return VoskEngine(path)
     if engine == "auto" and lang == "en" and sphinx_available():
         return SphinxEngine(second_opinion=second_opinion)
@@ -420,6 +421,8 @@ def open_engine(engine: str, lang: str, model_dir: str | os.PathLike | None = No
     where = Path(model_dir) if model_dir else default_model_dir()
     if lang not in OFFICIAL:
         raise ModelMissing(f"there is no official Vosk model for {lang!r}; put a Vosk model folder in {where / lang}, "
-                           "or play with --voice text and type the commands")
+                           "or play with --voice text and type the commands", "no_official_model",
+                           language=repr(lang), folder=str(where / lang))
     raise ModelMissing(f"no Vosk model for {lang!r} in {where}; fetch it with: narrator models fetch {lang}"
-                       + (" (or use --engine sphinx for English without a download)" if lang == "en" else ""))
+                       + (" (or use --engine sphinx for English without a download)" if lang == "en" else ""),
+                       "no_model_en" if lang == "en" else "no_model", language=repr(lang), folder=str(where), lang=lang)

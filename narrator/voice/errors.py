@@ -2,7 +2,17 @@
 
 
 class VoiceError(Exception):
-    """Base of the adapter's errors; the message is meant for the user as it is."""
+    """Base of the adapter's errors; the message is meant for the user as it is (in English).
+
+    `key` names the same message in a voice file's [cli] section, with `words` its arguments, so
+    that a table is told in its own language; `fallback`: the message ends with audio.FALLBACK
+    (the way on without sound), which each caller words its own way."""
+
+    def __init__(self, message: str, key: str | None = None, fallback: bool = False, **words):
+        super().__init__(message)
+        self.key = key
+        self.fallback = fallback
+        self.words = words
 
 
 class AudioUnavailable(VoiceError):

@@ -102,7 +102,8 @@ class Microphone:
                                          blocksize=rate * block_ms // 1000, callback=self._callback)
             self.stream.start()
         except Exception as exc:  # noqa: BLE001 - PortAudio errors come in many types
-            raise AudioUnavailable(f"cannot open the microphone ({exc}); {FALLBACK}") from None
+            raise AudioUnavailable(f"cannot open the microphone ({exc}); {FALLBACK}", "microphone_failed", True,
+                                   error=str(exc)) from None
         self.thread = threading.Thread(target=self._run, name="narrator-microphone", daemon=True)
         self.thread.start()
 

