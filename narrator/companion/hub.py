@@ -26,7 +26,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..flow.effects import Record, Reject, Say, Tell, Timer
-from ..flow.events import EndSpeech, Extend, Foul, Nominate, Revoke, Tap, event_to_dict
+from ..flow.events import Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, event_to_dict
 from ..language import load_voice
 from ..rules.roles import wins_with
 
@@ -275,6 +275,9 @@ class Hub:
             # the players, so the same on every phone; shown as typed, never as markup
             "names": self.names(),
             "report_url": REPORT_URL if g.state == "over" else None,
+            # the referee's fouls, disqualification and team defeat (classic, seed 004 §5-7): the
+            # other rule systems have none, and their screen shows no such buttons
+            "penalties": bool(g.rules.get("fouls")),
         }
 
     def names(self) -> dict[str, str]:
@@ -464,6 +467,9 @@ class Hub:
             "closed": self.closed.is_set(),
             "awaiting": self.live.session.awaiting_text(),
             "report_url": REPORT_URL if g.state == "over" else None,
+            # the referee's fouls, disqualification and team defeat (classic, seed 004 §5-7): the
+            # other rule systems have none, and their screen shows no such buttons
+            "penalties": bool(g.rules.get("fouls")),
         }
 
     # ------------------------------------------------------------------ output side (loop thread)
@@ -933,6 +939,16 @@ class Hub:
             event = Revoke(seat if _is_int(seat) else None)
         elif what == "foul" and _is_int(seat):
             event = Foul(seat)
+        elif what == "disqualify" and _is_int(seat):
+            event = Disqualify(seat)
+        elif what == "defeat" and _is_int(seat):
+            event = Defeat(seat)
+        elif what == "leave" and _is_int(seat):
+            # by day only: a leave typed on the table's screen at night would show the sleeping
+            # table who is gone before the morning says it (seed 000: one signals the host, not the table)
+            if self.game.state == "night":
+                return self.refuse("leave: not at night on the host screen", None)
+            event = Leave(seat)
         elif what == "end_speech":
             event = EndSpeech()
         if event is None:
