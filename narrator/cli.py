@@ -442,15 +442,27 @@ def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: l
     return None
 
 
-def _ask(question: str, answers: str) -> str:
-    """One letter of `answers` typed at the terminal ('' at end of input)."""
+# the Latin letters every question takes, whatever the table's language: a keyboard or a habit
+# that types "y" is never asked again at a German table
+LATIN_ANSWERS = {"yes": "y", "no": "n", "resume": "r", "new": "n", "quit": "q"}
+
+
+def _ask(question: str, choices: tuple[str, ...], voice=None) -> str:
+    """The choice (of `choices`: "yes", "no", "resume", …) whose letter the answer typed at the
+    terminal begins with — the Latin one or the table's own ("j"/"ja" at a German table, "д"/"да"
+    at a Russian one); '' at end of input. Anything else asks again."""
+    from .language import load_voice
+
+    own = (voice or load_voice("en")).answers
+    letters = {choice: {LATIN_ANSWERS[choice], *own.get(choice, [])} for choice in choices}
     while True:
         try:
             reply = input(question).strip().lower()
         except EOFError:
             return ""
-        if reply[:1] in answers and reply:
-            return reply[:1]
+        for choice in choices:
+            if reply[:1] in letters[choice] and reply:
+                return choice
 
 
 def _take_explicit(jpath: Path, args, voice=None):
@@ -517,9 +529,9 @@ def _unfinished_choice(jpath: Path, what: str, args, voice=None):
         err.print(held + " " + Text(_words(voice, "unfinished_how", path=str(jpath))))
         return 1
     err.print(held)
-    # the letters stay r, n and q in every language: the question names them
-    reply = _ask(_words(voice, "unfinished_ask") + " ", "rnq")
-    return {"r": "resume", "n": "new"}.get(reply, 1)
+    # the question names the table's own letters; r, n and q are taken too
+    reply = _ask(_words(voice, "unfinished_ask") + " ", ("resume", "new", "quit"), voice)
+    return reply if reply in ("resume", "new") else 1
 
 
 def _keep_aside(jpath: Path) -> Path:
@@ -679,8 +691,8 @@ def _salvage(jpath: Path, damage, message: str, good, args, voice=None):
     err.print(Text(_words(voice, "can_go_on", good=damage.line - 1, n=damage.lost_lines, line=damage.line)))
     ok = getattr(args, "repair", False)
     if not ok and sys.stdin.isatty():
-        # the letters stay y and n in every language: the question names them
-        ok = _ask(_words(voice, "repair_ask") + " ", "yn") == "y"
+        # the question names the table's own letters; y and n are taken too
+        ok = _ask(_words(voice, "repair_ask") + " ", ("yes", "no"), voice) == "yes"
     if not ok:
         err.print(Text(_words(voice, "repair_how", path=str(jpath))))
         return None

@@ -38,7 +38,27 @@ class ConfigProblem:
         if voice is None or not self.what or self.what not in voice.config_errors:
             return str(self)
         key = voice.config_text(PSEUDO_KEYS[self.key]) if self.key in PSEUDO_KEYS else self.key
-        return f"{self.file}:{self.line}: {key}: {voice.config_text(self.what, self.args)}"
+        return f"{self.file}:{self.line}: {key}: {voice.config_text(self.what, _worded(self.args, voice))}"
+
+
+class _LongNumber(str):
+    """A number too long to quote, standing in a message as "a number of 31 digits": worded in the
+    table's language when the message is ([config_errors] long_number)."""
+
+    digits: int | None  # None: over 4000 digits, too long to count
+
+    def __new__(cls, digits: int | None):
+        text = f"a number of {digits if digits is not None else 'over 4000'} digits"
+        obj = super().__new__(cls, text)
+        obj.digits = digits
+        return obj
+
+
+def _worded(args: dict, voice) -> dict:
+    """The message's arguments with every number too long to quote worded in `voice`'s language."""
+    return {k: (voice.config_text("long_number", {"n": v.digits}) if v.digits is not None
+                else voice.config_text("long_number_uncounted")) if isinstance(v, _LongNumber) else v
+            for k, v in args.items()}
 
 
 # what stands where a key would when the problem is the whole file, or its syntax
@@ -48,7 +68,8 @@ PSEUDO_KEYS = {"(file)": "about_file", "(syntax)": "about_syntax"}
 def problem_of(file: str, line: int, key: str, what: str, /, **args) -> ConfigProblem:
     """A problem said by its [config_errors] line: in English here, in the table's language where printed."""
     try:
-        message = load_voice("en").config_text(what, args)
+        english = load_voice("en")
+        message = english.config_text(what, _worded(args, english))
     except (OSError, ValueError, KeyError):  # voices elsewhere (NARRATOR_VOICES) without it: still named, never a traceback
         message = f"{what} {args}" if args else what
     return ConfigProblem(file, line, key, message, what, args)
@@ -197,7 +218,8 @@ def locate(text: str, path: tuple[str, ...]) -> int:
 def shown(value) -> str:
     """A config value quoted in a message: cut short, so a hostile file cannot flood the screen."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
-        return f"a number of {len(str(abs(value))) if abs(value) < 10**4000 else 'over 4000'} digits"
+        digits = len(str(abs(value))) if abs(value) < 10**4000 else None
+        return _LongNumber(digits)
     text = repr(value)
     return text if len(text) <= 60 else text[:60] + "…"
 
@@ -434,8 +456,10 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         else:
             _, err = validate_deal(roles, seats, dealing["roles"])
             if err:
-                # the rules' own words (seed roles and counts): said as the rules say them
-                problem(("dealing", "roles"), "as_the_rules_say", text=err)
+                what, args = err
+                # a seat beyond the table is named at its own key (its line); a wrong count at the table
+                where = ("dealing", "roles", str(args["seat"])) if "seat" in args else ("dealing", "roles")
+                problem(where, what, **args)
     if dealing["mode"] == "seeded" and dealing["seed"] is None:
         problem(("dealing", "seed"), "seeded_needs_seed")
 

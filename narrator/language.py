@@ -156,6 +156,8 @@ class Voice:
         # microphone) and what a config error says: printed, never spoken
         self.cli: dict[str, str | dict[str, str]] = data.get("cli", {})
         self.config_errors: dict[str, str | dict[str, str]] = data.get("config_errors", {})
+        # the letters a typed answer may begin with in this language ("j" for ja, "д" for да)
+        self.answers: dict[str, list[str]] = {k: [str(x).lower() for x in v] for k, v in data.get("answers", {}).items()}
         # the winner as this variant's host names him ("The evil side wins." in grundregeln, where
         # classic says "The mafia wins."): [winner], and [winner.<variant>] where a host words it his way
         winners = dict(data.get("winner", {}))

@@ -150,7 +150,7 @@ def test_nothing_is_accepted_after_the_game_is_over():
 
 def test_a_deal_must_fit_the_variant():
     t = Table(deal=None)
-    assert t.refused("deal 1=don 2=don 3=mafia 4=sheriff").line == "reject_bad_deal"
+    assert t.refused("deal 1=don 2=don 3=mafia 4=sheriff").line == "reject_deal_must_have"
     assert t.refused("deal 1=wizard").line == "reject_unknown_role"
     assert t.refused("deal 11=don").line == "reject_no_such_seat"
     t.do("deal 10=don 9=mafia 8=mafia 7=sheriff")

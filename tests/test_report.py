@@ -4,6 +4,7 @@ with file and line, never a traceback."""
 
 from __future__ import annotations
 
+import html as html_mod
 import json
 import re
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 from conftest import Table
 from narrator import protocol
 from narrator.config import parse_config
+from narrator.language import load_voice
 from narrator.report import GameRecord, read_game, render, report_words
 from narrator.replay import replay
 
@@ -74,7 +76,9 @@ def test_every_example_game_is_drawn_whole_in_its_language(path, tmp_path):
     assert not [t for t, a in page.tags if t in ("script", "link", "img", "iframe")]
     assert not re.search(r"(src|href)\s*=", html)
     over = next(e for e in entries if e["type"] == "game_over")
-    assert words["winner_" + over["winner"]] in text
+    # the winner as that variant's narrator named him (test_the_banner_names_the_winner_…)
+    variant = path.stem.split("_")[0]
+    assert load_voice(lang, variant).winner(over["winner"]).rstrip(".") in text
     # the deal: every seat with its role
     deal = page_section(html, "deal")
     for seat, role in over["roles"].items():
@@ -132,6 +136,44 @@ def test_grundregeln_pointing_runoff_and_final_vote(tmp_path):
         assert words in html
 
 
+BANNER = re.compile(r'<div class="winner [^"]*">([^<]*)</div>')
+
+
+@pytest.mark.parametrize("game, winner_line", [
+    ("grundregeln_de_simulated", "good_wins"),       # seed 003: the good and the evil side
+    ("classic_ru_town_wins", "town_wins"),           # seed 004: «Победа мирных жителей»
+    ("sverige_sv_avenger_dawn_win", None),           # seed 000: the village, not "the town"
+    ("hungariq_hu_simulated", "mafia_wins_equal"),   # seed 001
+    ("grundregeln_en_simulated", None),
+    ("hungariq_en_simulated", None),
+])
+def test_the_banner_names_the_winner_as_the_narrator_of_that_variant_did(game, winner_line, tmp_path):
+    """Seen on a German grundregeln report: «Die Mafia gewinnt» over a game whose narrator said «Die
+    gute Seite gewinnt» / «Die böse Seite gewinnt» (seed 003), and «Победа города» over a Russian
+    classic game the narrator closed with «Победа мирных жителей!». The report reads the variant and
+    the language from the protocol and names the side in the narrator's words."""
+    proto = protocol_file(ROOT / "tests/transcripts" / f"{game}.txt", tmp_path)
+    entries = [json.loads(line) for line in proto.read_text(encoding="utf-8").splitlines()]
+    variant, lang = game.split("_")[:2]
+    winner = next(e for e in entries if e["type"] == "game_over")["winner"]
+    banner = html_mod.unescape(BANNER.search(render(read_game(proto))).group(1))
+    assert banner == load_voice(lang, variant).winner(winner).rstrip(".")
+    if winner_line:
+        said = next(e["text"] for e in entries if e["type"] == "say" and e["line"] == winner_line)
+        assert said.startswith(banner), (said, banner)
+
+
+def test_a_grundregeln_report_never_calls_the_evil_side_the_mafia_in_its_banner(tmp_path):
+    """seed 003 names the sides good and evil: a mafia win at a German grundregeln table reads so."""
+    entries = [{"type": "table", "language": "de", "players": {}},
+               {"type": "game_start", "variant": "grundregeln", "seats": 5, "timers": {}},
+               {"type": "game_over", "winner": "mafia", "roles": {"1": "mafia"}}]
+    proto = tmp_path / "g.jsonl"
+    proto.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    banner = html_mod.unescape(BANNER.search(render(read_game(proto))).group(1))
+    assert banner == "Die böse Seite gewinnt"
+
+
 def test_kamikaze_and_lover_chains_are_told_with_their_causes():
     t = Table(deal="1=inspector 2=protected_mafia 3=mafia 4=mafia 7=kamikaze_citizen 5+lover 9+lover",
               variant="hungariq", seats=12, roles={"kamikaze_citizen": 1})
@@ -181,7 +223,7 @@ def test_a_journal_is_reported_with_the_length_of_every_speech(tmp_path):
     assert record.kind == "journal" and record.finished and record.language == "ru" and record.players == {1: "Аня"}
     assert record.problems == []
     html = render(record)
-    assert "0:42" in html and "Аня" in html and report_words("ru")["winner_" + session.game.winner] in html
+    assert "0:42" in html and "Аня" in html and load_voice("ru", "classic").winner(session.game.winner).rstrip(".") in html
 
 
 def run(*args, cwd=ROOT):

@@ -333,7 +333,7 @@ class BaseGame:
             raise Refused("reject_already_dealt")
         if ev.cards:
             if ev.roles or ev.extras:
-                raise Refused("reject_bad_deal", {"reason": "a cards deal names no roles: they are shown at night zero"})
+                raise Refused("reject_deal_cards", {})
             self.cards = True
             self.claims = {r: [] for r in self.role_counts}
             self._record("deal_cards", roles=dict(self.role_counts))
@@ -346,11 +346,11 @@ class BaseGame:
             if role not in known:
                 raise Refused("reject_unknown_role", {"role": role})
             if seat in named:
-                raise Refused("reject_bad_deal", {"reason": f"seat {seat} named twice"})
+                raise Refused("reject_deal_seat_twice", {"seat": seat})
             named[seat] = role
         full, err = validate_deal(self.role_counts, self.n, named)
-        if err:
-            raise Refused("reject_bad_deal", {"reason": err})
+        if err:  # seats beyond the table were refused above: what is left is the roles it must have
+            raise Refused("reject_" + err[0], err[1])
         lovers = [s for s, flag in ev.extras if flag == "lover"]
         kamikazes = [s for s, flag in ev.extras if flag == "kamikaze"]
         for s, flag in ev.extras:
@@ -359,7 +359,7 @@ class BaseGame:
             if s not in self.seats:
                 raise Refused("reject_no_such_seat", {"seat": s, "n": self.n})
         if lovers and len(lovers) != 2:
-            raise Refused("reject_bad_deal", {"reason": "lovers come in pairs"})
+            raise Refused("reject_deal_lovers", {})
         for s, r in full.items():
             self.seats[s].role = r
         if lovers:

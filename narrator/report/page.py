@@ -45,6 +45,19 @@ class Page:
     def role(self, role: str | None) -> str:
         return self.w("role_" + str(role)) if ("role_" + str(role)) in self.words else esc(role or "?")
 
+    def winner(self, winner: str | None) -> str:
+        """The side that won, in the words that variant's narrator announced it with (seed 003's
+        grundregeln: «Die böse Seite gewinnt», never the [report]'s generic «Die Mafia gewinnt»).
+        The variant is the one the protocol's game_start names; the page is a heading, so the
+        narrator's closing full stop is left off."""
+        if winner is None:
+            return self.w("winner_none")
+        try:
+            named = load_voice(self.rec.language, self.story.variant).winner(winner)
+        except (OSError, ValueError):  # a protocol of a language this narrator has no voice for
+            named = ""
+        return esc(named.rstrip(".") or winner)
+
     def chip(self, seat) -> str:
         if seat is None:
             return '<span class="p">—</span>'
@@ -81,7 +94,7 @@ class Page:
         if self.rec.started:
             bits.append(esc(time.strftime("%Y-%m-%d %H:%M", time.localtime(self.rec.started))))
         winner = s.winner or "none"
-        banner = f'<div class="winner {esc(winner)}">{self.w("winner_" + winner) if ("winner_" + winner) in self.words else esc(winner)}</div>'
+        banner = f'<div class="winner {esc(winner)}">{self.winner(s.winner)}</div>'
         sofar = f'<p class="sofar">{self.w("so_far")}</p>' if not self.rec.finished else ""
         return f'<header><h1>{self.w("title")}</h1><p class="meta">{" · ".join(bits)}</p>{banner}{sofar}</header>'
 
