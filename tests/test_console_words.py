@@ -79,14 +79,9 @@ def test_without_a_speaker_a_german_table_is_told_why_in_german(monkeypatch):
     from types import SimpleNamespace
 
     import narrator.cli as cli_module
-    from narrator.voice import audio
+    from voice_support import without_sound_devices
 
-    def no_device(*args, kind=None):
-        if kind is not None:  # PortAudio lists nothing and has no default device
-            raise RuntimeError("Error querying device -1")
-        return []
-
-    monkeypatch.setattr(audio, "_sd", lambda: SimpleNamespace(query_devices=no_device))
+    without_sound_devices(monkeypatch)
     err = Console(record=True, width=300, stderr=True)
     monkeypatch.setattr(cli_module, "err", err)
     cfg = parse_config('variant = "grundregeln"\nlanguage = "de"\n', "verein.toml")

@@ -27,14 +27,9 @@ def test_without_a_speaker_the_game_narrates_in_text_and_says_why_in_one_line(mo
     from types import SimpleNamespace
 
     import narrator.cli as cli
-    from narrator.voice import audio
+    from voice_support import without_sound_devices
 
-    def no_device(*args, kind=None):
-        if kind is not None:  # PortAudio lists nothing and has no default device
-            raise RuntimeError("Error querying device -1")
-        return []
-
-    monkeypatch.setattr(audio, "_sd", lambda: SimpleNamespace(query_devices=no_device))
+    without_sound_devices(monkeypatch)
     err = Console(record=True, width=300, stderr=True)
     monkeypatch.setattr(cli, "err", err)
     live = SimpleNamespace(config=default_config(), narrating=None)

@@ -67,3 +67,17 @@ def fsdd(digit: int, n: int, seed: int = 7) -> list[Path]:
     files = sorted((need_audio() / "digits-en" / "fsdd").glob(f"{digit}_*.wav"))
     rng = np.random.default_rng(seed + digit)
     return [files[i] for i in rng.choice(len(files), size=min(n, len(files)), replace=False)]
+
+
+def without_sound_devices(monkeypatch) -> None:
+    """A machine where PortAudio lists no device and has no default one (no sound card)."""
+    from types import SimpleNamespace
+
+    from narrator.voice import audio
+
+    def no_device(*args, kind=None):
+        if kind is not None:
+            raise RuntimeError("Error querying device -1")
+        return []
+
+    monkeypatch.setattr(audio, "_sd", lambda: SimpleNamespace(query_devices=no_device))
