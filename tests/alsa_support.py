@@ -7,6 +7,7 @@ reader, the microphone by its writer."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import threading
 import time
@@ -15,6 +16,8 @@ from pathlib import Path
 import numpy as np
 
 SPEAKER_RATE = 22050  # the narrator's output stream
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux's numbers, for a Python without the names
+F_GETPIPE_SZ = getattr(fcntl, "F_GETPIPE_SZ", 1032)
 
 
 def asoundrc(home: Path, speaker: Path, microphone: Path) -> None:
@@ -28,10 +31,15 @@ def asoundrc(home: Path, speaker: Path, microphone: Path) -> None:
 class Speaker:
     """Reads what the narrator plays, in real time, keeping every sample with the time it left."""
 
-    def __init__(self, path: Path, rate: int = SPEAKER_RATE):
+    def __init__(self, path: Path, rate: int = SPEAKER_RATE, buffer_bytes: int | None = None):
         os.mkfifo(path)
         self.fd = os.open(path, os.O_RDWR)  # ALSA's open for writing does not block
         self.rate = rate
+        if buffer_bytes:
+            # a card's buffer: the pipe's default 64 KiB holds 1.5 s, so a room fed from it heard
+            # the narrator's last words 1.2 s after its echo tail (0.3 s) had opened the microphone
+            fcntl.fcntl(self.fd, F_SETPIPE_SZ, buffer_bytes)
+        self.held = fcntl.fcntl(self.fd, F_GETPIPE_SZ) // 2  # samples the pipe holds
         self.chunks: list[tuple[float, bytes]] = []
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -52,6 +60,18 @@ class Speaker:
     def samples(self, since: float = 0.0, until: float = float("inf")) -> np.ndarray:
         raw = b"".join(d for t, d in list(self.chunks) if since <= t < until)
         return np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2")
+
+    def handed_at(self, samples: np.ndarray) -> np.ndarray:
+        """When the narrator handed each of these sample positions to the sound device, on the real
+        clock its timers ran on. The stream never stops (silence is samples too) and ALSA's null
+        device takes them at once, so the pipe stays full: sample k went in the moment this reader
+        took sample k - `held` out. NaN before the pipe was first full."""
+        chunks = list(self.chunks)
+        ends = np.cumsum([len(d) // 2 for _, d in chunks])
+        times = np.array([t for t, _ in chunks])
+        out = np.asarray(samples, np.int64) - self.held
+        i = np.searchsorted(ends, out, side="right")
+        return np.where((out >= 0) & (i < len(times)), times[np.minimum(i, len(times) - 1)], np.nan)
 
     def seconds(self) -> float:
         return sum(len(d) for _, d in list(self.chunks)) / (2 * self.rate)
