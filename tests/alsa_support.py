@@ -85,10 +85,19 @@ class Speaker:
 class Microphone:
     """A FIFO as ALSA's capture file, fed in real time: silence, or whatever is queued in `say`."""
 
-    def __init__(self, path: Path, rate: int = 16000):
+    def __init__(self, path: Path, rate: int = 16000, buffer_bytes: int | None = None):
         os.mkfifo(path)
         self.fd = os.open(path, os.O_RDWR)
         self.rate = rate
+        self.lost = 0  # samples dropped as a card's overrun
+        if buffer_bytes:
+            # a card's buffer, and a card's overrun: what is recorded while the program does not
+            # read is lost, never handed over seconds late. The default pipe holds 2 s and blocks
+            # this writer when full, so the room's sound queued up behind it from before the
+            # narrator opened the microphone on: 5.6 s of it at three busy loops, and the
+            # narrator's own "Player 1, you have 10 minutes." reached the open floor
+            fcntl.fcntl(self.fd, F_SETPIPE_SZ, buffer_bytes)
+            os.set_blocking(self.fd, False)
         self.say: list[np.ndarray] = []
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -104,6 +113,8 @@ class Microphone:
             chunk, pending = (pending[:block], pending[block:]) if len(pending) else (np.zeros(block, np.int16), pending)
             try:
                 os.write(self.fd, chunk.astype("<i2").tobytes())
+            except BlockingIOError:
+                self.lost += len(chunk)
             except OSError:
                 return
             next_at += block / self.rate

@@ -153,9 +153,10 @@ def play_night(tmp_path, roles: str, words) -> tuple[np.ndarray, list, str, obje
 
     ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
     tmp_path.mkdir(parents=True, exist_ok=True)
-    # the speaker's buffer as small as a pipe goes (93 ms): a card's is tens of milliseconds, and the
-    # room must not hear the narrator later than the narrator's echo tail allows for
-    speaker, mic = Speaker(tmp_path / "speaker.raw", buffer_bytes=4096), Microphone(tmp_path / "mic.raw")
+    # the buffers as small as a pipe goes (93 and 128 ms): a card's are tens of milliseconds, and the
+    # room must not be heard later than the narrator's echo tail allows for
+    speaker = Speaker(tmp_path / "speaker.raw", buffer_bytes=4096)
+    mic = Microphone(tmp_path / "mic.raw", buffer_bytes=4096)
     asoundrc(tmp_path, tmp_path / "speaker.raw", tmp_path / "mic.raw")
     (tmp_path / "club.toml").write_text(CONFIG.replace("{roles}", roles))
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path.parent / "cache"), "PYTHONUNBUFFERED": "1"}
