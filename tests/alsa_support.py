@@ -7,6 +7,7 @@ reader, the microphone by its writer."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import threading
 import time
@@ -15,6 +16,8 @@ from pathlib import Path
 import numpy as np
 
 SPEAKER_RATE = 22050  # the narrator's output stream
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux's numbers, for a Python without the names
+F_GETPIPE_SZ = getattr(fcntl, "F_GETPIPE_SZ", 1032)
 
 
 def asoundrc(home: Path, speaker: Path, microphone: Path) -> None:
@@ -28,10 +31,15 @@ def asoundrc(home: Path, speaker: Path, microphone: Path) -> None:
 class Speaker:
     """Reads what the narrator plays, in real time, keeping every sample with the time it left."""
 
-    def __init__(self, path: Path, rate: int = SPEAKER_RATE):
+    def __init__(self, path: Path, rate: int = SPEAKER_RATE, buffer_bytes: int | None = None):
         os.mkfifo(path)
         self.fd = os.open(path, os.O_RDWR)  # ALSA's open for writing does not block
         self.rate = rate
+        if buffer_bytes:
+            # a card's buffer: the pipe's default 64 KiB holds 1.5 s, so a room fed from it heard
+            # the narrator's last words 1.2 s after its echo tail (0.3 s) had opened the microphone
+            fcntl.fcntl(self.fd, F_SETPIPE_SZ, buffer_bytes)
+        self.held = fcntl.fcntl(self.fd, F_GETPIPE_SZ) // 2  # samples the pipe holds
         self.chunks: list[tuple[float, bytes]] = []
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -53,6 +61,18 @@ class Speaker:
         raw = b"".join(d for t, d in list(self.chunks) if since <= t < until)
         return np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2")
 
+    def handed_at(self, samples: np.ndarray) -> np.ndarray:
+        """When the narrator handed each of these sample positions to the sound device, on the real
+        clock its timers ran on. The stream never stops (silence is samples too) and ALSA's null
+        device takes them at once, so the pipe stays full: sample k went in the moment this reader
+        took sample k - `held` out. NaN before the pipe was first full."""
+        chunks = list(self.chunks)
+        ends = np.cumsum([len(d) // 2 for _, d in chunks])
+        times = np.array([t for t, _ in chunks])
+        out = np.asarray(samples, np.int64) - self.held
+        i = np.searchsorted(ends, out, side="right")
+        return np.where((out >= 0) & (i < len(times)), times[np.minimum(i, len(times) - 1)], np.nan)
+
     def seconds(self) -> float:
         return sum(len(d) for _, d in list(self.chunks)) / (2 * self.rate)
 
@@ -65,10 +85,19 @@ class Speaker:
 class Microphone:
     """A FIFO as ALSA's capture file, fed in real time: silence, or whatever is queued in `say`."""
 
-    def __init__(self, path: Path, rate: int = 16000):
+    def __init__(self, path: Path, rate: int = 16000, buffer_bytes: int | None = None):
         os.mkfifo(path)
         self.fd = os.open(path, os.O_RDWR)
         self.rate = rate
+        self.lost = 0  # samples dropped as a card's overrun
+        if buffer_bytes:
+            # a card's buffer, and a card's overrun: what is recorded while the program does not
+            # read is lost, never handed over seconds late. The default pipe holds 2 s and blocks
+            # this writer when full, so the room's sound queued up behind it from before the
+            # narrator opened the microphone on: 5.6 s of it at three busy loops, and the
+            # narrator's own "Player 1, you have 10 minutes." reached the open floor
+            fcntl.fcntl(self.fd, F_SETPIPE_SZ, buffer_bytes)
+            os.set_blocking(self.fd, False)
         self.say: list[np.ndarray] = []
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -84,6 +113,8 @@ class Microphone:
             chunk, pending = (pending[:block], pending[block:]) if len(pending) else (np.zeros(block, np.int16), pending)
             try:
                 os.write(self.fd, chunk.astype("<i2").tobytes())
+            except BlockingIOError:
+                self.lost += len(chunk)
             except OSError:
                 return
             next_at += block / self.rate
