@@ -244,3 +244,31 @@ def test_the_hand_vote_chant_is_heard_in_beats_through_espeak_ng(lang, tmp_path)
     assert beats >= 1, chant
     heard, read = pauses_ms(speaker.get(chant), TTS_RATE), pauses_ms(speaker.get(written), TTS_RATE)
     assert len(heard) >= len(read) + beats, (chant, heard, read)
+
+
+def test_the_microphone_stays_shut_until_the_last_word_has_left_a_slow_speaker(monkeypatch):
+    """A Bluetooth speaker plays what it is handed 100-300 ms later: the echo wait before the
+    microphone opens is counted from when the last word is heard, not from when it was handed out."""
+    import sys
+    from types import SimpleNamespace
+
+    class SlowSpeaker:  # a PortAudio output stream that reports a quarter of a second of delay
+        latency = 0.25
+
+        def __init__(self, **kwargs):
+            pass
+
+        def start(self):
+            pass
+
+    monkeypatch.setitem(sys.modules, "sounddevice", SimpleNamespace(OutputStream=SlowSpeaker))
+    narrating = threading.Event()
+    player = Player(None, TTS_RATE, narrating)
+    assert player.echo_tail_s == pytest.approx(0.55)
+    player.play(np.ones(100, np.int16))
+    player.render(200)  # the line is handed out; the room hears it only now
+    start = time.perf_counter()
+    while narrating.is_set() and time.perf_counter() - start < 2:
+        player.render(10)
+        time.sleep(0.01)
+    assert time.perf_counter() - start >= 0.55 - 0.02

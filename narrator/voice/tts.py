@@ -273,6 +273,8 @@ class Player:
         self._idle_since: float | None = None
         self._lock = threading.Lock()
         self.stream = None
+        # how long after the last sample is handed out the microphone stays shut
+        self.echo_tail_s = ECHO_TAIL_S
         if not open_stream:
             return  # driven by render(): the tests and the benchmark, with no sound device
         import sounddevice as sd
@@ -284,6 +286,13 @@ class Player:
         except Exception as exc:  # noqa: BLE001 - PortAudio errors come in many types
             raise AudioUnavailable(f"cannot open the speaker ({exc}); {FALLBACK}", "speaker_failed", True,
                                    error=str(exc)) from None
+        # the last sample handed to PortAudio is heard only after the device's own delay (12 ms
+        # here; a Bluetooth speaker 100-300 ms): the room's echo is counted from when it is heard,
+        # or the microphone opens on the narrator's last word
+        try:
+            self.echo_tail_s = ECHO_TAIL_S + max(0.0, float(self.stream.latency))
+        except (TypeError, ValueError, AttributeError):
+            pass
 
     def play(self, samples) -> None:
         """Queue a line: its samples, or a Line still being rendered."""
@@ -353,7 +362,7 @@ class Player:
                 now = time.perf_counter()
                 if self._idle_since is None:
                     self._idle_since = now
-                elif now - self._idle_since >= ECHO_TAIL_S:
+                elif now - self._idle_since >= self.echo_tail_s:
                     self.narrating.clear()
 
     def busy(self) -> bool:
