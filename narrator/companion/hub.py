@@ -275,9 +275,6 @@ class Hub:
             # the players, so the same on every phone; shown as typed, never as markup
             "names": self.names(),
             "report_url": REPORT_URL if g.state == "over" else None,
-            # the referee's fouls, disqualification and team defeat (classic, seed 004 §5-7): the
-            # other rule systems have none, and their screen shows no such buttons
-            "penalties": bool(g.rules.get("fouls")),
         }
 
     def names(self) -> dict[str, str]:
@@ -543,9 +540,7 @@ class Hub:
                     self.live.loop.call_soon(self._resolve, p)
             elif kind == "input" and ev.get("type") == "tap" and isinstance(seat, int):
                 self._vote_from_elsewhere(seat, ev)
-            sig = self._sig
-            if kind == "input" and ev.get("type") == "tap" and isinstance(seat, int) and sig is not None \
-                    and sig[5] == "awaiting_votes" and sig[0] not in ("night", "kamikaze"):
+            if kind == "input" and ev.get("type") == "tap" and isinstance(seat, int) and self._day_vote_screen():
                 # a day vote, whoever typed or tapped it, on the screen it was made on
                 self._voted[seat] = self.epoch
             self._last_reject = None
@@ -566,16 +561,19 @@ class Hub:
             self.notes.clear()  # a night answer is never shown again by itself, only held down
             self._dirty = True
 
+    def _day_vote_screen(self) -> bool:
+        """The last screen sent asked for a day vote (not a night step, not a kamikaze's choice)."""
+        sig = self._sig
+        return sig is not None and sig[5] == "awaiting_votes" and sig[0] not in ("night", "kamikaze")
+
     def _vote_from_elsewhere(self, seat: int, ev: dict) -> None:
         """A day vote the console (or a voice, the keypad) took for a seat that has a phone: the
         phone shows it as its own vote that stands — "your vote is in", its button marked, and a
         later tap on another button refused under it — never an open ballot that says
         "already voted" to a player who sees no vote of his. (A vote is public; at night nothing
         of this is sent.)"""
-        if not self.votes_on_phones or self._sig is None or self._sig[5] != "awaiting_votes":
-            return  # the screen the input was made on (the last one sent) was no vote
-        if self.game.state == "night" or self._sig[0] in ("night", "kamikaze"):
-            return
+        if not self.votes_on_phones or not self._day_vote_screen() or self.game.state == "night":
+            return  # the screen the input was made on (the last one sent) was no day vote
         target, answer = ev.get("target"), ev.get("answer")
         text = self._line("companion_vote_taken", "Your vote is in.")
         self._standing[seat] = (self.epoch, text, (target, answer))
