@@ -153,6 +153,58 @@ def test_a_corrupt_download_is_refused_and_leaves_no_model(model_server, tmp_pat
     assert models.find_model("de", tmp_path / "models") is None
 
 
+OFFLINE = "http://127.0.0.1:9/"  # nothing listens on the discard port
+
+
+def test_offline_the_model_fetch_names_the_file_to_bring_and_where_it_goes(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(models, "BASE_URL", OFFLINE)
+    code, _, err = run(capsys, "models", "fetch", "ru", "--dir", str(tmp_path / "m"))
+    name = models.OFFICIAL["ru"]
+    assert code != 0 and "offline" in err
+    assert f"{OFFLINE}{name}.zip" in err and f"narrator models fetch ru --zip {name}.zip" in err
+    assert str((tmp_path / "m").resolve()) in err
+
+
+def test_a_zip_brought_over_by_hand_is_verified_and_unpacked_and_kept(model_server, tmp_path):
+    url, _, name = model_server
+    brought = tmp_path / "usb" / f"{name}.zip"
+    brought.parent.mkdir()
+    brought.write_bytes((tmp_path / "site" / f"{name}.zip").read_bytes())
+    out = io.StringIO()
+    path = models.fetch("de", tmp_path / "models", base_url=url, out=out, zip_file=brought)
+    assert models.find_model("de", tmp_path / "models") == path
+    assert "verified" in out.getvalue() and brought.is_file()
+
+
+def test_offline_a_zip_brought_over_is_unpacked_and_says_it_was_not_checked(model_server, tmp_path, capsys):
+    _, _, name = model_server
+    brought = tmp_path / "site" / f"{name}.zip"
+    out = io.StringIO()
+    models.fetch("de", tmp_path / "models", base_url=OFFLINE, out=out, zip_file=brought)
+    assert models.find_model("de", tmp_path / "models") is not None
+    assert "not checked" in out.getvalue()
+
+
+@pytest.mark.parametrize("damage", ["md5", "truncated", "not a zip", "missing"])
+def test_a_damaged_zip_brought_over_is_refused_and_leaves_no_model(model_server, tmp_path, damage):
+    url, publish, name = model_server
+    brought = tmp_path / f"{name}.zip"
+    data = (tmp_path / "site" / f"{name}.zip").read_bytes()
+    if damage == "md5":
+        publish("0" * 32)
+        brought.write_bytes(data)
+    elif damage == "truncated":
+        brought.write_bytes(data[: len(data) // 2])
+    elif damage == "not a zip":
+        publish(hashlib.md5(b"hello").hexdigest())
+        brought.write_text("hello")
+        url = OFFLINE  # offline, the zip's own shape is all there is to check
+    with pytest.raises(models.FetchError) as refused:
+        models.fetch("de", tmp_path / "models", base_url=url, out=io.StringIO(), zip_file=brought)
+    assert str(brought.name) in str(refused.value)
+    assert models.find_model("de", tmp_path / "models") is None
+
+
 def test_listen_refuses_a_seat_count_no_table_has(capsys, tmp_path):
     need_module("pocketsphinx", "pip install -e .[speech]")
     clip = wav(tmp_path, silence(1))

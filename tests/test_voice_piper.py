@@ -123,6 +123,9 @@ def test_offline_the_error_says_so_and_where_the_files_go(tmp_path, capsys, monk
     assert main(["voices", "fetch", NAME, "--dir", str(tmp_path / "v")]) != 0
     err = capsys.readouterr().err
     assert "offline" in err and f"{NAME}.onnx.json" in err and str(tmp_path / "v") in err
+    # no list to look it up in: the collection's own path, from the name alone
+    code, dataset, quality = NAME.split("-")
+    assert f"http://127.0.0.1:9/{code[:2]}/{code}/{dataset}/{quality}/{NAME}.onnx " in err
 
 
 def test_an_unknown_voice_names_the_voices_of_its_language(voice_site, tmp_path):

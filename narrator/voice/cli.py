@@ -33,6 +33,8 @@ def register(subparsers) -> None:
     f = sub.add_parser("fetch", help="download and verify the official Vosk model of a language")
     f.add_argument("lang")
     f.add_argument("--dir", help="the model folder (default: input.model_dir, or ./models)")
+    f.add_argument("--zip", metavar="FILE", help="the official zip, downloaded on another machine and brought over: "
+                   "verified (when the model list can be reached) and unpacked instead of downloaded")
     f.set_defaults(func=cmd_models_fetch)
     ls = sub.add_parser("list", help="the models present, and the ones that can be fetched")
     ls.add_argument("--dir", help="the model folder (default: input.model_dir, or ./models)")
@@ -243,7 +245,7 @@ def _model_dir(args):
 def cmd_models_fetch(args) -> int:
     from .models import fetch
 
-    return _download(fetch, args.lang, _model_dir(args))
+    return _download(lambda lang, folder: fetch(lang, folder, zip_file=args.zip), args.lang, _model_dir(args))
 
 
 def cmd_models_list(args) -> int:

@@ -97,8 +97,8 @@ def read_json(url: str, what: str):
 def offline(url: str, exc: Exception, what: str) -> str:
     reason = getattr(exc, "reason", exc)
     host = urllib.parse.urlsplit(url).netloc or url
-    return (f"cannot reach {host} for {what} ({reason}): is this machine offline? Fetch on a machine with a "
-            "network and copy the files over, or try again: a broken download resumes where it stopped")
+    return (f"cannot reach {host} for {what} ({reason}): is this machine offline? Try again once it is online "
+            "(a broken download resumes where it stopped)")
 
 
 def download(url: str, dest: Path, size: int | None = None, md5: str | None = None, out=sys.stderr) -> Path:
@@ -163,33 +163,93 @@ def model_info(lang: str, base_url: str = BASE_URL) -> dict:
     raise FetchError(f"{name} is not in the official model list")
 
 
-def fetch(lang: str, model_dir: str | os.PathLike | None = None, base_url: str = BASE_URL, out=sys.stderr) -> Path:
-    """Download, verify and unpack the official model for a language; returns its folder."""
+def fetch(lang: str, model_dir: str | os.PathLike | None = None, base_url: str | None = None, out=sys.stderr,
+          zip_file: str | os.PathLike | None = None) -> Path:
+    """Download, verify and unpack the official model for a language; returns its folder. With
+    `zip_file`, the official zip copied over from another machine is verified (when the model list
+    can be reached) and unpacked instead of downloaded."""
     root = Path(model_dir) if model_dir else default_model_dir()
-    info = model_info(lang, base_url)
-    name = info["name"]
+    base_url = base_url or BASE_URL
+    if lang not in OFFICIAL:
+        raise FetchError(f"no official small Vosk model for {lang!r}; known: {', '.join(sorted(OFFICIAL))}")
+    name = OFFICIAL[lang]
     target = root / name
     if _is_model(target):
-        out.write(f"{name} is already in {root}\n")
+        out.write(f"{name} is already in {root.resolve()}\n")
         return target
+    if zip_file is not None:
+        return _install_copied(lang, Path(zip_file), root, base_url, out)
+    try:
+        info = model_info(lang, base_url)
+    except FetchError as exc:
+        if "offline" in str(exc):
+            raise FetchError(f"{exc}, or download {base_url}{name}.zip on a machine with a network, bring "
+                             f"it here and run: narrator models fetch {lang} --zip {name}.zip "
+                             f"(it is unpacked into {root.resolve()})") from None
+        raise
     root.mkdir(parents=True, exist_ok=True)
     url = info.get("url") or base_url + name + ".zip"
     zpath = download(url, root / (name + ".zip"), int(info["size"]) if info.get("size") else None, info.get("md5"), out)
-    with tempfile.TemporaryDirectory(dir=root) as tmp:
-        try:
-            with zipfile.ZipFile(zpath) as z:
-                for member in z.namelist():
-                    # a zip must not write outside the model folder
-                    if member.startswith("/") or ".." in Path(member).parts:
-                        raise FetchError(f"{name}.zip holds an unsafe path {member!r}")
-                z.extractall(tmp)
-        except zipfile.BadZipFile as exc:
-            zpath.unlink()
-            raise FetchError(f"{name}.zip is not a zip file: {exc}") from None
-        unpacked = Path(tmp) / name
-        if not _is_model(unpacked):
-            raise FetchError(f"{name}.zip does not hold a Vosk model folder {name}/")
-        shutil.move(str(unpacked), target)
+    if not zipfile.is_zipfile(zpath):
+        zpath.unlink()
+        raise FetchError(f"{name}.zip as downloaded is not a zip file; it was deleted, fetch it again")
+    _unpack(zpath, root, name)
     zpath.unlink()
-    out.write(f"{name} verified and unpacked into {target}\n")
+    out.write(f"{name} verified and unpacked into {target.resolve()}\n")
     return target
+
+
+def _install_copied(lang: str, zpath: Path, root: Path, base_url: str, out) -> Path:
+    """The official zip brought over by hand: its size and MD5 are checked against the published list
+    when it can be reached (offline, the zip's own structure is all there is to check, and that is
+    said); the user's file is left where it is."""
+    name = OFFICIAL[lang]
+    if not zpath.is_file():
+        raise FetchError(f"{zpath} is not a file: name the {name}.zip you brought over")
+    try:
+        info = model_info(lang, base_url)
+    except FetchError as exc:
+        if "offline" not in str(exc):
+            raise
+        info = None
+    if info is not None:
+        size = int(info["size"]) if info.get("size") else None
+        if size and zpath.stat().st_size != size:
+            raise FetchError(f"{zpath} has {zpath.stat().st_size} bytes, the official {name}.zip {size}: "
+                             "an unfinished or different download")
+        if info.get("md5"):
+            digest = hashlib.md5()
+            with zpath.open("rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    digest.update(chunk)
+            if digest.hexdigest() != info["md5"]:
+                raise FetchError(f"{zpath} is corrupt: MD5 {digest.hexdigest()}, expected {info['md5']}")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FetchError(f"cannot make the model folder {root.resolve()}: {exc.strerror or exc}") from None
+    _unpack(zpath, root, name)
+    checked = "verified and " if info is not None else "(not checked against the published MD5: the model list cannot be reached) "
+    out.write(f"{name} {checked}unpacked into {(root / name).resolve()}\n")
+    return root / name
+
+
+def _unpack(zpath: Path, root: Path, name: str) -> None:
+    """`zpath`'s model folder `name` moved into `root`, or nothing at all (unpacked beside it first)."""
+    try:
+        with tempfile.TemporaryDirectory(dir=root) as tmp:
+            try:
+                with zipfile.ZipFile(zpath) as z:
+                    for member in z.namelist():
+                        # a zip must not write outside the model folder
+                        if member.startswith("/") or ".." in Path(member).parts:
+                            raise FetchError(f"{zpath.name} holds an unsafe path {member!r}")
+                    z.extractall(tmp)
+            except zipfile.BadZipFile as exc:
+                raise FetchError(f"{zpath.name} is not a zip file: {exc}") from None
+            unpacked = Path(tmp) / name
+            if not _is_model(unpacked):
+                raise FetchError(f"{zpath.name} does not hold a Vosk model folder {name}/")
+            shutil.move(str(unpacked), root / name)
+    except OSError as exc:  # a full or read-only disk
+        raise FetchError(f"cannot unpack {zpath.name} into {root.resolve()}: {exc.strerror or exc}") from None

@@ -98,6 +98,16 @@ def suggested(lang: str) -> str | None:
     return SUGGESTED.get(lang)
 
 
+def collection_path(name: str) -> str | None:
+    """Where the official collection keeps a voice ("de/de_DE/thorsten/medium/"), from its name alone —
+    offline there is no list to look it up in; None for a name not of the collection's shape."""
+    code, _, rest = name.partition("-")
+    dataset, _, quality = rest.rpartition("-")
+    if "_" not in code or not dataset or not quality:
+        return None
+    return f"{code.split('_')[0]}/{code}/{dataset}/{quality}/"
+
+
 def voice_info(name: str, base_url: str | None = None) -> dict:
     from .models import FetchError, read_json
 
@@ -126,7 +136,11 @@ def fetch(name: str, voice_dir: str | os.PathLike | None = None, base_url: str |
         info = voice_info(name, base_url)
     except FetchError as exc:
         if "offline" in str(exc):
-            raise FetchError(f"{exc}; the files are {name}.onnx and {name}.onnx.json, into {root}") from None
+            where = collection_path(name)
+            files = (f"{base_url}{where}{name}.onnx and {base_url}{where}{name}.onnx.json" if where
+                     else f"{name}.onnx and {name}.onnx.json")
+            raise FetchError(f"{exc}, or download {files} on a machine with a network and copy both into "
+                             f"{root.resolve()}") from None
         raise
     root.mkdir(parents=True, exist_ok=True)
     wanted = {".onnx.json": config, ".onnx": model}  # the small config first: a broken list shows at once
