@@ -122,14 +122,14 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "volume": Option(1.0, float, "0.0 to 1.0", 0, 1),
         "device": Option("", str, "the output device name or index (empty: the system default)"),
         "cache_dir": Option("", str, "where rendered lines are cached (empty: ~/.cache/narrator/tts)"),
-        "voice_dir": Option("", str, "where fetched Piper voices live (empty: ./models/piper)"),
+        "voice_dir": Option("", str, "where fetched Piper voices live (empty: models/piper in the narrator's folder)"),
         "ambience": Option(0.15, float, "loudness of the masking sound under every night step, 0.0 (off) to 1.0", 0, 1),
     },
     "input": {
         "console": Option(True, bool, "typed inputs at the terminal"),
         "engine": Option("auto", str, "speech recognition engine", choices=("auto", "vosk", "sphinx", "none")),
         "microphone": Option("", str, "the input device name or index (empty: the system default)"),
-        "model_dir": Option("", str, "where the Vosk models live (empty: ./models)"),
+        "model_dir": Option("", str, "where the Vosk models live (empty: models/ in the narrator's folder)"),
         "cancel_seconds": Option(5, int, "how long a misheard nomination can be cancelled by voice", 0, 30),
         "second_opinion": Option(True, bool, "PocketSphinx: Whisper reads along (or, without it, a digits-only "
                                  "recogniser): a seat it doubts is asked again, talk it does not hear as the command is "

@@ -6,6 +6,7 @@ import json
 import threading
 import zipfile
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -229,3 +230,25 @@ def test_listen_hears_the_number_alone_after_say_the_number_again(capsys, tmp_pa
     asked = {"command": None, "say_again": True}
     assert run(capsys, "listen", "--wav", str(answered), "--engine", "sphinx")[1] == [asked, {"command": "nominate", "seat": 3}]
     assert run(capsys, "listen", "--wav", str(late), "--engine", "sphinx")[1] == [asked]
+
+
+def test_a_fetched_model_is_found_whatever_folder_the_game_is_started_from(tmp_path, monkeypatch):
+    """Fetched once from the checkout, the model must not go missing when the narrator is started
+    from the home folder (or by a service): the default folder is the checkout's models/, not ./models."""
+    monkeypatch.delenv("NARRATOR_MODELS", raising=False)
+    monkeypatch.delenv("NARRATOR_PIPER_VOICES", raising=False)
+    monkeypatch.chdir(tmp_path)
+    checkout = Path(models.__file__).resolve().parents[2]
+    assert models.default_model_dir() == checkout / "models"
+    from narrator.voice import piper
+
+    assert piper.default_voice_dir() == checkout / "models" / "piper"
+
+
+def test_the_piper_voice_folder_is_not_the_folder_of_the_narrators_sentences(tmp_path, monkeypatch):
+    # NARRATOR_VOICES names where voices/<lang>.toml live; a Piper folder set there would lose the sentences
+    from narrator.voice import piper
+
+    monkeypatch.setenv("NARRATOR_VOICES", str(tmp_path / "sentences"))
+    monkeypatch.setenv("NARRATOR_PIPER_VOICES", str(tmp_path / "piper"))
+    assert piper.default_voice_dir() == tmp_path / "piper"

@@ -32,12 +32,12 @@ def register(subparsers) -> None:
     sub = p.add_subparsers(dest="models_command", required=True)
     f = sub.add_parser("fetch", help="download and verify the official Vosk model of a language")
     f.add_argument("lang")
-    f.add_argument("--dir", help="the model folder (default: input.model_dir, or ./models)")
+    f.add_argument("--dir", help="the model folder (default: input.model_dir, or models/ in the narrator's folder)")
     f.add_argument("--zip", metavar="FILE", help="the official zip, downloaded on another machine and brought over: "
                    "verified (when the model list can be reached) and unpacked instead of downloaded")
     f.set_defaults(func=cmd_models_fetch)
     ls = sub.add_parser("list", help="the models present, and the ones that can be fetched")
-    ls.add_argument("--dir", help="the model folder (default: input.model_dir, or ./models)")
+    ls.add_argument("--dir", help="the model folder (default: input.model_dir, or models/ in the narrator's folder)")
     ls.set_defaults(func=cmd_models_list)
 
     register_voices(subparsers)
@@ -48,10 +48,10 @@ def register_voices(subparsers) -> None:
     sub = p.add_subparsers(dest="voices_command", required=True)
     f = sub.add_parser("fetch", help="download and verify a voice of the official Piper collection")
     f.add_argument("name", help="e.g. ru_RU-irina-medium, de_DE-thorsten-medium, sv_SE-nst-medium, hu_HU-anna-medium")
-    f.add_argument("--dir", help="the voice folder (default: voice.voice_dir, or ./models/piper)")
+    f.add_argument("--dir", help="the voice folder (default: voice.voice_dir, or models/piper in the narrator's folder)")
     f.set_defaults(func=cmd_voices_fetch)
     ls = sub.add_parser("list", help="the Piper voices present, and a suggested one per language")
-    ls.add_argument("--dir", help="the voice folder (default: voice.voice_dir, or ./models/piper)")
+    ls.add_argument("--dir", help="the voice folder (default: voice.voice_dir, or models/piper in the narrator's folder)")
     ls.set_defaults(func=cmd_voices_list)
 
 

@@ -3,7 +3,7 @@ and resume (`download`, which `narrator voices fetch` uses for Piper voices too)
 
 Models are never committed: `narrator models fetch <lang>` downloads the official zip, checks its
 size and MD5 against the published model list, and unpacks it into the model folder
-(`input.model_dir`, default `./models`).
+(`input.model_dir`, default the checkout's `models/`, see `default_model_dir`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,16 @@ BASE_URL = os.environ.get("NARRATOR_VOSK_URL", "https://alphacephei.com/vosk/mod
 
 
 def default_model_dir() -> Path:
-    return Path(os.environ.get("NARRATOR_MODELS", "models"))
+    """$NARRATOR_MODELS; else the checkout's own `models/` (where scripts/install.sh puts the game),
+    whatever folder the game is started from — a model fetched once is found from anywhere; else
+    (installed without a checkout) the user's data folder, beside the club's record."""
+    if env := os.environ.get("NARRATOR_MODELS"):
+        return Path(env)
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "narrator").is_dir():
+        return checkout / "models"
+    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data) / "narrator" / "models"
 
 
 def model_dir_of(config) -> Path:

@@ -11,7 +11,12 @@ from .errors import AudioUnavailable
 
 
 def default_voice_dir() -> Path:
-    return Path(os.environ.get("NARRATOR_VOICES", Path(os.environ.get("NARRATOR_MODELS", "models")) / "piper"))
+    # not NARRATOR_VOICES: that names the folder of the narrator's sentences (language.voices_dir)
+    if env := os.environ.get("NARRATOR_PIPER_VOICES"):
+        return Path(env)
+    from .models import default_model_dir
+
+    return default_model_dir() / "piper"
 
 
 def voice_dir_of(config) -> Path:
