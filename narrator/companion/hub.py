@@ -724,7 +724,10 @@ class Hub:
         else:
             taken = token in self._by_token if token is not None else key in self.revoked
             self.refuse("link already used" if taken else "unknown token", None)
-            conn.send(pad({"t": "error", "text": self.word("seat_taken" if taken else "link_invalid")}))
+            # a phone that comes back with only the key of an earlier game was never shown a link
+            # here: it is told to scan its seat, not that "this link" is wrong
+            word = "seat_taken" if taken else "link_invalid" if token is not None else "link_invalid_rescan"
+            conn.send(pad({"t": "error", "text": self.word(word)}))
             if taken:
                 conn.close(CLOSE_TAKEN)
             return False
@@ -742,7 +745,14 @@ class Hub:
         # always a note, empty when there is none: the frames of a reconnect do not depend on the role;
         # a private answer comes back only within its own step (afterwards it is held down, in the role frame)
         note = self.notes.get(seat)
-        if note is None or note.get("epoch") != self.epoch or self.game.state != "night":
+        if self.game.state != "night":
+            # by day the answer that stands on this screen (a vote, the time extension asked for)
+            # comes back with its marked button: a phone that reloads after voting reads that its
+            # vote is in, not an open ballot (votes are public: nothing to hide by day)
+            standing = self._standing.get(seat)
+            note = {"t": "note", "ok": True, "text": standing[1] if standing and standing[0] == self.epoch else "",
+                    "epoch": self.epoch}
+        elif note is None or note.get("epoch") != self.epoch:
             note = {"t": "note", "ok": True, "text": "", "epoch": self.epoch}
         chosen = self._chosen.get(seat)
         # the button this seat chose on this screen, marked again on its own page (None on all others)
@@ -886,11 +896,16 @@ class Hub:
         self.last_n[seat] = n
         night = self.game.state == "night"
         vote = False  # a day vote on the phones: its answer stands for the ballot, as a night's for its step
+        extension = False  # the Swedish time extension asked for: its answer stands for the question
         future = loop.create_future()
         sent: Pending | None = None
         if reason is not None:
             self.refuse(reason, seat)
-            future.set_result([(False, self._line("companion_stale", "Too late: the game has moved on."))])
+            # a form from a screen that is gone is too late; anything else (not a number, another
+            # seat's name on it) is no button of this page, and is said so, not "too late"
+            text = (self._line("companion_stale", "Too late: the game has moved on.") if reason == "stale"
+                    else self.word("tap_not_understood"))
+            future.set_result([(False, text)])
         elif night:
             step = self.game.step
             if step is not None and step.action and seat in self.game.awake_seats():
@@ -907,6 +922,7 @@ class Hub:
             else:
                 sent = self._submit(Tap(seat, target, answer), future)
         elif self._extension_offered():
+            extension = True
             if seat not in self.game.alive:
                 self.refuse("dead seat", seat)
                 future.set_result([(False, self.live.voice.render("reject_seat_out", {"seat": seat}))])
@@ -947,7 +963,7 @@ class Hub:
         text = " ".join(a[1] for a in answers) or (self._line("companion_vote_taken", "Your vote is in.") if vote
                                                    else self._line("companion_tap_taken", "Your tap is in."))
         standing = self._standing.get(seat)
-        kept = night or vote
+        kept = night or vote or extension
         if kept and answers and not ok and standing is not None and standing[0] == self.epoch:
             # a refused re-tap (a second check, a change the rules forbid, a second vote) never hides
             # the answer that still stands: the check result, the choice or the vote stays on
@@ -961,7 +977,7 @@ class Hub:
             if night:
                 self.notes[seat] = {"t": "note", "ok": ok, "text": text, "epoch": frame["epoch"]}
             if ok:
-                self._standing[seat] = (self.epoch, text, (target, answer))
+                self._standing[seat] = (frame["epoch"], text, (target, answer))  # the screen it answered, not the one now
         if ok and reason is None:
             # every accepted tap, awake or asleep: a reload must not tell a sleeper from a checker
             self._chosen[seat] = (frame["epoch"], _choice(target, answer))
