@@ -311,7 +311,7 @@ class Hub:
         """Every seat's label, for the pages' own lists (the final roles, the host's fouls)."""
         return {str(s): self.seat_label(s) for s in self.seats()}
 
-    def named(self, line: str, args: dict, text: str | None) -> str:
+    def named(self, line: str, args: dict, text: str | None, inside: bool = False) -> str:
         """The narrator's line as a phone shows it: every seat it names with its player's name.
         Spoken, the table hears numbers (the seats are what the rules count); on a phone the name
         beside the number saves a glance round the table. A name is put in after the line is
@@ -334,7 +334,7 @@ class Hub:
         if not marked:
             return text
         try:
-            out = voice.render(line, filled)
+            out = voice.render(line, filled, inside=inside)
         except (KeyError, ValueError, IndexError):
             return text
         glued = GLUED.get(voice.lang)
@@ -537,7 +537,7 @@ class Hub:
             "ready": sorted(self.ready) if self.dealt is not None and g.state == "setup" else None,
             "winner_text": self.phase_winner() if g.state == "over" else None,
             "closed": self.closed.is_set(),
-            "awaiting": self.live.session.awaiting_text(),
+            "awaiting": self.named(*g.awaiting(), self.live.session.awaiting_text(), inside=True),
             "report_url": REPORT_URL if g.state == "over" else None,
             # the referee's fouls, disqualification and team defeat (classic, seed 004 §5-7): the
             # other rule systems have none, and their screen shows no such buttons
