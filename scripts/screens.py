@@ -3,7 +3,7 @@
 
 A classic game (Don 1, mafia 2 and 3, Sheriff 4) is played on ten phones and the host screen in
 headless Chromium at a phone's size (390x844; the host also on a laptop, 1280x800), in English and
-in Russian, and each moment is photographed into docs/screens/<lang>-<name>.png:
+in Russian, with the players' names of a club table, and each moment is photographed into docs/screens/<lang>-<name>.png:
 
     join, role (held down at the Ready question), ready, night (a shot taken), check (the Don's
     answer), day (speaker, nominees, time left), paused, vote, refused (a second vote), yes-no,
@@ -35,11 +35,20 @@ PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 
 
+# the table's name tags ([players]): the screens show them beside the seat numbers, as a club plays
+NAMES = {
+    "en": ["Ann", "Bob", "Chloe", "Dmitri", "Eve", "Frank", "Grace", "Hugo", "Ivy", "Jack"],
+    "ru": ["Аня", "Борис", "Вика", "Гоша", "Даша", "Егор", "Женя", "Зоя", "Илья", "Кира"],
+}
+
+
 def config(lang: str):
+    names = NAMES.get(lang, NAMES["en"])
     return parse_config(
         f'variant = "classic"\nlanguage = "{lang}"\n'
         '[dealing]\nroles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n'
         '[companion]\nvotes = true\npin = "2468"\n'
+        '[players]\n' + "".join(f'{s} = "{n}"\n' for s, n in enumerate(names, start=1))
     )
 
 

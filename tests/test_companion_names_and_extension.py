@@ -127,7 +127,7 @@ def test_the_swedish_extension_question_is_on_every_phone_and_a_living_player_as
             assert t.live.game.public_view()["timer"] == "extension"
             # when it runs out there is no second question: the last call (seed 000: one per day)
             t.live.fire()
-            await until(lambda: phones[1].screen["phase"] == "Sista chansen att nominera", what="the last call")
+            await until(lambda: phones[1].screen["phase"] == "Sista nomineringen: nominera eller avnominera nu", what="the last call")
 
     asyncio.run(main())
 

@@ -245,7 +245,7 @@ def test_a_narrator_that_cannot_hear_the_table_says_where_nominations_are_made(t
     assert "Traceback" not in run.stdout + run.stderr
     said = " ".join(run.stdout.split())  # as one line, however the console wrapped it
     console_only = "Ezen a gépen nem értem a magyar beszédet: a jelöléseket a konzolon kell begépelni."
-    host_too = "a konzolon kell begépelni, vagy a mesélő képernyőjén megadni."
+    host_too = "a konzolon kell begépelni, vagy a játékvezető képernyőjén megadni."
     assert (host_too in said) == phones
     assert (console_only in said) != phones
     assert "telefon" not in said.split("nem értem")[1].split("»")[0]

@@ -21,6 +21,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import re
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
@@ -48,6 +49,12 @@ CHECK_LINES = ("check_", "watch_", "blocked_no_result")
 # the public timer names of a Swedish day's time extension (seed 000 Tid): the narrator's question
 # whether anyone wants it, and the extension itself
 EXTENSION_OFFER, EXTENSION = "extension_offer", "extension"
+# the arguments of the narrator's lines that are seats: on the phones they carry the player's name
+SEAT_ARGS = ("seat", "seats", "by", "speaker", "later", "don", "sheriff")
+_MARK = re.compile("\ue000(\\d+)\ue001")
+# where a language glues a word to the seat number, the name goes after that word: the Hungarian
+# ordinal "7. játékos" reads "7. játékos (Ann)", never "7 (Ann). játékos"
+GLUED = {"hu": re.compile(r"\.\s[a-záéíóöőúüű]+")}
 
 
 def pad(frame: dict, size: int = FRAME) -> str:
@@ -58,6 +65,16 @@ def pad(frame: dict, size: int = FRAME) -> str:
     target = -(-n // size) * size
     frame["pad"] = " " * (target - n)
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+
+
+def answer_size(players: dict[int, str]) -> int:
+    """The size of every answer and note frame of a game: room for the longest line (FRAME) and
+    the names it may carry. A check result names one player, a refused re-tap under it a second;
+    four of the longest names is more than any answer holds. Fixed for the game, so a phone that
+    got "7 (Åsa-Maria Lindqvist-Bergström) is not mafia." receives as many bytes as one that got
+    "Your tap is in." (JSON escapes a quote or a backslash in two bytes)."""
+    room = sorted((len(n.encode("utf-8")) + n.count('"') + n.count("\\") + 4 for n in players.values()), reverse=True)
+    return -(-(FRAME + sum(room[:4])) // FRAME) * FRAME if room else FRAME
 
 
 REPORT_URL = "/report"  # the game report, served once the game is over
@@ -122,6 +139,7 @@ class Hub:
         self.votes_on_phones = bool(section["votes"])
         self.ack_delay = config.section("night")["ack_ms"] / 1000.0
         self.pin = pin or section["pin"] or f"{secrets.randbelow(10**6):06d}"
+        self.answer_size = answer_size(config.players)
         seats = range(1, config.seats + 1)
         # a fresh one-time link per seat per game: the phone that opens it gets its own device key,
         # and the link is spent; the device key is from then on the only proof of the seat
@@ -146,7 +164,7 @@ class Hub:
         # seat -> (epoch, the button its last accepted tap chose): a reloaded page marks it again
         self._chosen: dict[int, tuple[int, str]] = {}
         for t in getattr(live, "told_tonight", ()):  # a resumed night: each phone gets its own line back
-            self.notes[t.seat] = {"t": "note", "ok": True, "text": live.voice.render(t.line, t.args)}
+            self.notes[t.seat] = {"t": "note", "ok": True, "text": self.named(t.line, t.args, live.voice.render(t.line, t.args))}
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
         self.epoch = 0  # counts phases/steps: a tap names the epoch it was made in
         self.caption = ""
@@ -190,9 +208,10 @@ class Hub:
     def game(self):
         return self.live.game
 
-    def _send(self, seat: int, frame: dict, delay: float | None = None, size: int = FRAME) -> None:
+    def _send(self, seat: int, frame: dict, delay: float | None = None, size: int | None = None) -> None:
         conn = self.phones.get(seat)
-        text = pad(frame, size)
+        # an answer or a note may name a player (a check result): its size is the same whoever it names
+        text = pad(frame, size or (self.answer_size if frame["t"] in ("ack", "note") else FRAME))
         if self.record_sent:
             self.sent.append(Sent(seat, self._batch, frame["t"], len(text.encode("utf-8")), delay))
         if conn is not None:
@@ -274,16 +293,58 @@ class Hub:
             # the names the table gave its seats ([players]): public, like the name tags in front of
             # the players, so the same on every phone; shown as typed, never as markup
             "names": self.names(),
+            # each seat as the page lists it ("7 (Ann)"), worded here for every page alike
+            "labels": self.labels(),
             "report_url": REPORT_URL if g.state == "over" else None,
         }
 
     def names(self) -> dict[str, str]:
         return {str(s): n for s, n in sorted(self.config.players.items())}
 
-    def seat_label(self, seat: int) -> str:
-        """A seat as lists of seats show it: its number, and its player's name when it has one."""
-        name = self.config.players.get(seat)
+    def seat_label(self, seat) -> str:
+        """A seat as the phones and the host screen name it: its number, and its player's name
+        when it has one ("7 (Ann)"). The one place both pages get their labels from."""
+        name = self.config.players.get(seat) if _is_int(seat) else None
         return f"{seat} ({name})" if name else str(seat)
+
+    def labels(self) -> dict[str, str]:
+        """Every seat's label, for the pages' own lists (the final roles, the host's fouls)."""
+        return {str(s): self.seat_label(s) for s in self.seats()}
+
+    def named(self, line: str, args: dict, text: str | None, inside: bool = False) -> str:
+        """The narrator's line as a phone shows it: every seat it names with its player's name.
+        Spoken, the table hears numbers (the seats are what the rules count); on a phone the name
+        beside the number saves a glance round the table. A name is put in after the line is
+        filled, so a name like "{seat}" or "@role_don" stays text and never reads as a template."""
+        text = text or ""
+        players = self.config.players
+        voice = self.live.voice
+        if not players or line not in voice.lines or not any(k in args for k in SEAT_ARGS):
+            return text
+        marked: list[int] = []
+
+        def mark(v):
+            if _is_int(v) and v in players:
+                marked.append(v)
+                return f"\ue000{len(marked) - 1}\ue001"
+            return v
+
+        filled = {k: ([mark(x) for x in v] if isinstance(v, (list, tuple)) else mark(v)) if k in SEAT_ARGS else v
+                  for k, v in args.items()}
+        if not marked:
+            return text
+        try:
+            out = voice.render(line, filled, inside=inside)
+        except (KeyError, ValueError, IndexError):
+            return text
+        glued = GLUED.get(voice.lang)
+        pattern = re.compile(_MARK.pattern + (f"({glued.pattern})?" if glued else "()"))
+
+        def put(m: re.Match) -> str:
+            seat = marked[int(m.group(1))]
+            return f"{seat}{m.group(2) or ''} ({players[seat]})"
+
+        return pattern.sub(put, out)
 
     def _extension_offered(self) -> bool:
         """The narrator has asked whether anyone wants the day's time extension, and it runs."""
@@ -375,9 +436,9 @@ class Hub:
         if g.state == "discussion" and timer in (EXTENSION_OFFER, EXTENSION):
             # the table is asked for (or is in) the day's time extension, not in an ordinary discussion
             return self.word("state_" + timer)
-        text = self.word("state_" + g.state, seat=self._subject())
+        text = self.word("state_" + g.state, seat=self.seat_label(self._subject()))
         speaker = g.floor
-        return self.word("speaking", phase=text, seat=speaker) if speaker is not None else text
+        return self.word("speaking", phase=text, seat=self.seat_label(speaker)) if speaker is not None else text
 
     def phase_winner(self) -> str:
         return self.winner_text or self.word("winner_" + str(self.game.winner))
@@ -419,7 +480,17 @@ class Hub:
         if g.state == "setup" and self.dealt is not None and not self.cards_deal:
             role = self.dealt.get(seat, "citizen")  # dealt by the adapter, not yet given to the core
         checks = [self.word("night_finding", night=night, text=text) for (night, _), text in self.checks[seat].items()]
-        return {"t": "role", "role": role, "role_name": self._role_name(role), "checks": checks}
+        return {"t": "role", "role": role, "role_name": self._role_name(role), "you_are": self._you_are(role),
+                "checks": checks}
+
+    def _you_are(self, role: str | None) -> str | None:
+        """The sentence the held-down area shows. A role that is a team, not a person, reads as one:
+        Swedish players belong to the mafia («Du tillhör maffian», seed 000: «är i maffialaget»),
+        never «Du är maffia» — a [phone] `you_are_<role>` of the table's language says so."""
+        if role is None:
+            return None
+        own = self.live.voice.phone.get("you_are_" + role)
+        return own if own else self.word("you_are", role=self._role_name(role))
 
     def _role_text(self, seat: int) -> str:
         """A role frame padded to the table's role size, the same for every seat (grown if needed)."""
@@ -453,6 +524,10 @@ class Hub:
             "phase": self.phase_text(),
             "role_names": self._role_names(view),
             "names": self.names(),
+            # the host screen's lists name seats as the phones do: labels and the nominees' line
+            # come from here, never put together by the page
+            "labels": self.labels(),
+            "nominees_text": ", ".join(self.seat_label(s) for s in self._nominations(view)),
             "ballot": self.ballot(),
             "caption": self.caption,
             "timer": self.timer_name,
@@ -462,7 +537,7 @@ class Hub:
             "ready": sorted(self.ready) if self.dealt is not None and g.state == "setup" else None,
             "winner_text": self.phase_winner() if g.state == "over" else None,
             "closed": self.closed.is_set(),
-            "awaiting": self.live.session.awaiting_text(),
+            "awaiting": self.named(*g.awaiting(), self.live.session.awaiting_text(), inside=True),
             "report_url": REPORT_URL if g.state == "over" else None,
             # the referee's fouls, disqualification and team defeat (classic, seed 004 §5-7): the
             # other rule systems have none, and their screen shows no such buttons
@@ -471,6 +546,8 @@ class Hub:
 
     # ------------------------------------------------------------------ output side (loop thread)
     def handle(self, effect, text: str | None) -> None:
+        if isinstance(effect, (Say, Tell, Reject)):
+            text = self.named(effect.line, effect.args, text)
         if isinstance(effect, Timer):
             self._says_since_timer = []
             self.epoch += 1
@@ -615,8 +692,13 @@ class Hub:
         if self._dirty:
             self._dirty = False
             remaining = self._remaining()  # once: every seat's frame says the same time
-            for s in self.seats():
-                self._send(s, self.screen_frame(s, remaining))
+            frames = {s: self.screen_frame(s, remaining) for s in self.seats()}
+            # the frames differ only in what is each seat's own ("you": 9 or 10): padded to the
+            # longest, none of them can cross a FRAME boundary the others do not
+            size = max(len(json.dumps(f, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) for f in frames.values())
+            size = -(-(size + 16) // FRAME) * FRAME
+            for s, f in frames.items():
+                self._send(s, f, size=size)
             self._send_hosts()
 
     # ------------------------------------------------------------------ phones (loop thread)
@@ -642,7 +724,10 @@ class Hub:
         else:
             taken = token in self._by_token if token is not None else key in self.revoked
             self.refuse("link already used" if taken else "unknown token", None)
-            conn.send(pad({"t": "error", "text": self.word("seat_taken" if taken else "link_invalid")}))
+            # a phone that comes back with only the key of an earlier game was never shown a link
+            # here: it is told to scan its seat, not that "this link" is wrong
+            word = "seat_taken" if taken else "link_invalid" if token is not None else "link_invalid_rescan"
+            conn.send(pad({"t": "error", "text": self.word(word)}))
             if taken:
                 conn.close(CLOSE_TAKEN)
             return False
@@ -660,12 +745,19 @@ class Hub:
         # always a note, empty when there is none: the frames of a reconnect do not depend on the role;
         # a private answer comes back only within its own step (afterwards it is held down, in the role frame)
         note = self.notes.get(seat)
-        if note is None or note.get("epoch") != self.epoch or self.game.state != "night":
+        if self.game.state != "night":
+            # by day the answer that stands on this screen (a vote, the time extension asked for)
+            # comes back with its marked button: a phone that reloads after voting reads that its
+            # vote is in, not an open ballot (votes are public: nothing to hide by day)
+            standing = self._standing.get(seat)
+            note = {"t": "note", "ok": True, "text": standing[1] if standing and standing[0] == self.epoch else "",
+                    "epoch": self.epoch}
+        elif note is None or note.get("epoch") != self.epoch:
             note = {"t": "note", "ok": True, "text": "", "epoch": self.epoch}
         chosen = self._chosen.get(seat)
         # the button this seat chose on this screen, marked again on its own page (None on all others)
         note = dict(note, chosen=chosen[1] if chosen is not None and chosen[0] == self.epoch else None)
-        conn.send(pad(note))
+        conn.send(pad(note, self.answer_size))
         if len(self.phones) == self.config.seats:
             self.table_ready.set()
         self._send_hosts()
@@ -804,11 +896,16 @@ class Hub:
         self.last_n[seat] = n
         night = self.game.state == "night"
         vote = False  # a day vote on the phones: its answer stands for the ballot, as a night's for its step
+        extension = False  # the Swedish time extension asked for: its answer stands for the question
         future = loop.create_future()
         sent: Pending | None = None
         if reason is not None:
             self.refuse(reason, seat)
-            future.set_result([(False, self._line("companion_stale", "Too late: the game has moved on."))])
+            # a form from a screen that is gone is too late; anything else (not a number, another
+            # seat's name on it) is no button of this page, and is said so, not "too late"
+            text = (self._line("companion_stale", "Too late: the game has moved on.") if reason == "stale"
+                    else self.word("tap_not_understood"))
+            future.set_result([(False, text)])
         elif night:
             step = self.game.step
             if step is not None and step.action and seat in self.game.awake_seats():
@@ -825,6 +922,7 @@ class Hub:
             else:
                 sent = self._submit(Tap(seat, target, answer), future)
         elif self._extension_offered():
+            extension = True
             if seat not in self.game.alive:
                 self.refuse("dead seat", seat)
                 future.set_result([(False, self.live.voice.render("reject_seat_out", {"seat": seat}))])
@@ -865,7 +963,7 @@ class Hub:
         text = " ".join(a[1] for a in answers) or (self._line("companion_vote_taken", "Your vote is in.") if vote
                                                    else self._line("companion_tap_taken", "Your tap is in."))
         standing = self._standing.get(seat)
-        kept = night or vote
+        kept = night or vote or extension
         if kept and answers and not ok and standing is not None and standing[0] == self.epoch:
             # a refused re-tap (a second check, a change the rules forbid, a second vote) never hides
             # the answer that still stands: the check result, the choice or the vote stays on
@@ -879,7 +977,7 @@ class Hub:
             if night:
                 self.notes[seat] = {"t": "note", "ok": ok, "text": text, "epoch": frame["epoch"]}
             if ok:
-                self._standing[seat] = (self.epoch, text, (target, answer))
+                self._standing[seat] = (frame["epoch"], text, (target, answer))  # the screen it answered, not the one now
         if ok and reason is None:
             # every accepted tap, awake or asleep: a reload must not tell a sleeper from a checker
             self._chosen[seat] = (frame["epoch"], _choice(target, answer))
