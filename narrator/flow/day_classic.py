@@ -25,6 +25,7 @@ class ClassicGame(BaseGame):
         self.opener: int | None = None
         self.cancel_vote_day: int | None = None
         self.cancel_reason = "fouls"  # why that vote is cancelled: fouls, disqualified, left
+        self.cancel_seat: int | None = None  # who was removed, named again when the vote would open
         self.defeated_by: int | None = None  # the seat whose team the referee gave the defeat
         self.nominations: list[tuple[int, int]] = []  # (by, seat) in order
         self.speech_queue: list[int] = []
@@ -72,9 +73,12 @@ class ClassicGame(BaseGame):
                 self._say("left_table_at_night", seat=s)
 
     def after_dawn(self, deaths) -> None:
-        if any(self.causes.get(s) == "left" for s in deaths):
-            # seed 004 §7: a dismissal cancels the next vote — today's, as the night is over
-            self._cancel_vote(self.day, "left")
+        left = [s for s in deaths if self.causes.get(s) == "left"]
+        if left:
+            # seed 004 §7: a dismissal cancels the next vote — today's, as the night is over; the
+            # table hears it with the news, not only when the speeches are over
+            self._cancel_vote(self.day, "left", left[0])
+            self._say("vote_cancelled_today")
         speakers = [s for s in deaths if s not in self.left_tonight]
         if speakers and self.rules["last_words_after_shot"]:
             self._give_last_words(speakers, then=self._begin_day)
@@ -191,9 +195,11 @@ class ClassicGame(BaseGame):
         nominees = [s for _, s in self.nominations]
         self._timer(None)
         if self.cancel_vote_day == self.day:
-            # seed 004 §7: a player removed by fouls or dismissed cancels the current (or next) vote
+            # seed 004 §7: a player removed by fouls or dismissed cancels the current (or next) vote;
+            # said at the removal, and said again here, where the table would expect the vote
             self._record("vote_cancelled", day=self.day, reason=self.cancel_reason)
-            self._say("vote_cancelled_" + self.cancel_reason)
+            self._say("vote_cancelled_" + self.cancel_reason, seat=self.cancel_seat)
+            self.cancel_vote_day = None
             return self._go_night()
         if not nominees:
             self._record("vote_cancelled", day=self.day, reason="no_nominations")
@@ -396,24 +402,33 @@ class ClassicGame(BaseGame):
         self._say("left_table", seat=seat)
         self._remove(seat, "left")
 
-    def _cancel_vote(self, day: int, reason: str) -> None:
+    def _cancel_vote(self, day: int, reason: str, seat: int) -> None:
+        if self.cancel_vote_day == day:
+            # one vote a day to cancel: a second removal the same day cancels that same vote, and
+            # the reminder keeps naming the first
+            return
         self.cancel_vote_day = day
         self.cancel_reason = reason
-        self._record("vote_cancel_pending", day=day, reason=reason)
+        self.cancel_seat = seat
+        self._record("vote_cancel_pending", day=day, reason=reason, seat=seat)
 
     def _remove(self, seat: int, cause: str) -> None:
         """A player out by the referee (a fourth foul, a disqualification) or who left the table."""
         state = self.state
-        # seed 004 §7: the current vote is cancelled, or the next one if today's result is decided
+        # seed 004 §7: «the current or next vote is cancelled … If the vote result has been decided
+        # before dismissal and the dismissed player is not the one exiled, the next vote is
+        # cancelled»: decided once the exiled speaks his last words, and at night (no vote is open)
         decided = state == "night" or (state == "last_words" and self.after_last_words == self._go_night)
-        self._cancel_vote(self.day + 1 if decided else self.day, cause)
+        self._cancel_vote(self.day + 1 if decided else self.day, cause, seat)
         was_speaker = self.speaker == seat
         self.nominations = [(b, s) for b, s in self.nominations if s != seat]
 
         def then() -> None:
+            # a referee's table hears at once which vote goes: today's, or the next one when
+            # today's result is already decided (and again when that vote would have opened)
+            self._say("vote_cancelled_next" if decided else "vote_cancelled_today")
             if state in ("voting", "revote", "all_leave_vote", "tie_speeches"):
                 self._record("vote_cancelled", day=self.day, reason=cause)
-                self._say("vote_cancelled_" + cause)
                 self.cancel_vote_day = None
                 return self._go_night()
             if state == "speeches" and was_speaker:
