@@ -331,9 +331,22 @@ class ClassicGame(BaseGame):
         self._eliminate(seats, "vote", then=then, moment="day")
 
     # ------------------------------------------------------------------ fouls and the referee's penalties
+    def _has_last_words(self, seat: int) -> bool:
+        """Out already (shot or voted out), and speaking his last words or still to speak them: the
+        referee's fouls and dismissal still reach him (the second of two who leave together may
+        shout during the first one's last words)."""
+        return self.state == "last_words" and (seat == self.speaker or seat in self.last_words_queue)
+
+    def _lose_last_words(self, seat: int, line: str) -> None:
+        if seat == self.speaker:
+            self._say(line + "_silenced", seat=seat)
+            return self._next_last_words()
+        self.last_words_queue.remove(seat)
+        self._say(line + "_no_last_words", seat=seat)
+
     def day_foul(self, ev: Foul) -> None:
         seat = self._valid_seat(ev.seat)
-        leaving = self.state == "last_words" and seat == self.speaker
+        leaving = self._has_last_words(seat)
         if not self.seats[seat].alive and not leaving:
             raise Refused("reject_seat_out", {"seat": seat})
         if self.state == "setup":
@@ -349,8 +362,7 @@ class ClassicGame(BaseGame):
             return
         if leaving:
             # already killed or voted out: the fourth foul ends his last words, nothing is cancelled
-            self._say("fouled_out_silenced", seat=seat)
-            return self._next_last_words()
+            return self._lose_last_words(seat, "fouled_out")
         self._say("fouled_out", seat=seat)
         self._remove(seat, "fouls")
 
@@ -360,12 +372,11 @@ class ClassicGame(BaseGame):
             return self._defeat(seat)
         # seed 004 §5: peeking at night, insults, hints at night, touching or speaking at night,
         # leaving the table, religious appeals, touching or too many gestures by day
-        if self.state == "last_words" and seat == self.speaker:
+        if self._has_last_words(seat):
             # killed or voted out already: like a fourth foul, it ends his last words and cancels
             # nothing (seed 004 §7: «unless this player has been "killed" at night or exiled by vote»)
             self._record("disqualification", seat=seat)
-            self._say("disqualified_silenced", seat=seat)
-            return self._next_last_words()
+            return self._lose_last_words(seat, "disqualified")
         self._living_seat(seat)
         self._record("disqualification", seat=seat)
         self._say("disqualified", seat=seat)
