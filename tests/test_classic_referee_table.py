@@ -84,6 +84,7 @@ def test_both_leave_by_the_lift_vote_each_with_last_words_and_a_fourth_foul_take
     assert said[1:5] == ["За — 7 голосов.", "Игрок 7 покидает игру.", "Игрок 6 покидает игру.", "Игрок 7, ваше последнее слово."]
     assert said_in_a_row(said, ["У игрока 6 четвёртый фол. Он лишается последнего слова.", "Наступает ночь. Город засыпает."])
     assert "Игрок 6, ваше последнее слово." not in said and TODAY not in said and NEXT not in said
+    assert "У игрока 6 третий фол: он пропускает следующую речь." not in said   # he has no next speech
     assert live.game.cancel_vote_day is None and live.game.seats[6].fouls == 4
 
 

@@ -355,7 +355,8 @@ class ClassicGame(BaseGame):
         st.fouls += 1
         self._record("foul", seat=seat, count=st.fouls)
         self._say("foul", seat=seat, n=st.fouls)
-        if st.fouls == 3:
+        if st.fouls == 3 and not leaving:
+            # out already (his last words): he has no next speech to skip
             st.skip_next_speech = True
             self._say("third_foul", seat=seat)
         if st.fouls < 4:
