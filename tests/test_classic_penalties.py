@@ -28,7 +28,8 @@ def test_a_disqualified_player_leaves_without_last_words_and_todays_vote_is_canc
     t = Table()
     t.do(*NOMINATE_7_AND_5)
     batch = t.do("disqualify 9")                   # peeking, insults, gestures…: the referee's call
-    assert t.said(batch) == ["disqualified"] and t.eliminated() == [(9, "disqualified")]
+    # the table hears at once which vote goes, not only when the speeches are over
+    assert t.said(batch) == ["disqualified", "vote_cancelled_today"] and t.eliminated() == [(9, "disqualified")]
     assert t.records("disqualification") == [{"type": "disqualification", "seat": 9}]
     assert "last_words_turn" not in t.said()
     t.finish_day_speeches()                         # seat 9's speech is skipped: he is out
@@ -88,7 +89,7 @@ def test_disqualified_at_night_he_is_out_at_once_and_the_mafias_shot_finds_nobod
     t.finish_day_speeches()
     t.do("tap 2 6", "tap 3 6", "tap 4 6")          # the mafia shoot 6
     batch = t.do("disqualify 6")                   # he spoke while the Don was awake
-    assert t.said(batch) == ["disqualified"] and t.eliminated() == [(6, "disqualified")]
+    assert t.said(batch) == ["disqualified", "vote_cancelled_next"] and t.eliminated() == [(6, "disqualified")]
     t.do("tap 2 1", "tap 1 2")
     dawn = morning(t)
     assert "morning_good" in dawn and "morning_bad" not in dawn and "last_words_turn" not in dawn
@@ -207,7 +208,8 @@ def test_a_leaver_the_mafia_shot_that_night_was_shot_and_still_has_no_last_words
 def test_a_player_who_leaves_at_night_zero_is_out_before_day_one():
     t = Table(deal=None, fixed_night_steps=True)       # live: every step runs its full time
     t.do("deal 1=sheriff 2=don 3=mafia 4=mafia", "leave 10", "timeout", "timeout", "timeout")
-    assert morning(t) == ["city_wakes", "left_table_at_night", "speech_turn"]   # no morning after night zero
+    # no morning after night zero; the day's vote is cancelled with the news
+    assert morning(t) == ["city_wakes", "left_table_at_night", "vote_cancelled_today", "speech_turn"]
     assert t.eliminated() == [(10, "left")]
     assert t.game.floor == 1 and t.game.cancel_vote_day == 1
 
@@ -216,7 +218,7 @@ def test_a_player_who_leaves_by_day_is_out_at_once_and_the_vote_is_cancelled():
     t = Table()
     t.do(*NOMINATE_7_AND_5)
     batch = t.do("leave 7")                         # the nominee feels unwell
-    assert t.said(batch) == ["left_table"] and t.eliminated() == [(7, "left")]
+    assert t.said(batch) == ["left_table", "vote_cancelled_today"] and t.eliminated() == [(7, "left")]
     assert t.game.public_nominations() == [5]
     t.finish_day_speeches()
     assert t.records("vote_cancelled")[-1]["reason"] == "left" and t.game.state == "night"

@@ -25,6 +25,7 @@ class ClassicGame(BaseGame):
         self.opener: int | None = None
         self.cancel_vote_day: int | None = None
         self.cancel_reason = "fouls"  # why that vote is cancelled: fouls, disqualified, left
+        self.cancel_seat: int | None = None  # who was removed, named again when the vote would open
         self.defeated_by: int | None = None  # the seat whose team the referee gave the defeat
         self.nominations: list[tuple[int, int]] = []  # (by, seat) in order
         self.speech_queue: list[int] = []
@@ -72,9 +73,12 @@ class ClassicGame(BaseGame):
                 self._say("left_table_at_night", seat=s)
 
     def after_dawn(self, deaths) -> None:
-        if any(self.causes.get(s) == "left" for s in deaths):
-            # seed 004 §7: a dismissal cancels the next vote — today's, as the night is over
-            self._cancel_vote(self.day, "left")
+        left = [s for s in deaths if self.causes.get(s) == "left"]
+        if left:
+            # seed 004 §7: a dismissal cancels the next vote — today's, as the night is over; the
+            # table hears it with the news, not only when the speeches are over
+            self._cancel_vote(self.day, "left", left[0])
+            self._say("vote_cancelled_today")
         speakers = [s for s in deaths if s not in self.left_tonight]
         if speakers and self.rules["last_words_after_shot"]:
             self._give_last_words(speakers, then=self._begin_day)
@@ -191,9 +195,11 @@ class ClassicGame(BaseGame):
         nominees = [s for _, s in self.nominations]
         self._timer(None)
         if self.cancel_vote_day == self.day:
-            # seed 004 §7: a player removed by fouls or dismissed cancels the current (or next) vote
+            # seed 004 §7: a player removed by fouls or dismissed cancels the current (or next) vote;
+            # said at the removal, and said again here, where the table would expect the vote
             self._record("vote_cancelled", day=self.day, reason=self.cancel_reason)
-            self._say("vote_cancelled_" + self.cancel_reason)
+            self._say("vote_cancelled_" + self.cancel_reason, seat=self.cancel_seat)
+            self.cancel_vote_day = None
             return self._go_night()
         if not nominees:
             self._record("vote_cancelled", day=self.day, reason="no_nominations")
@@ -325,9 +331,22 @@ class ClassicGame(BaseGame):
         self._eliminate(seats, "vote", then=then, moment="day")
 
     # ------------------------------------------------------------------ fouls and the referee's penalties
+    def _has_last_words(self, seat: int) -> bool:
+        """Out already (shot or voted out), and speaking his last words or still to speak them: the
+        referee's fouls and dismissal still reach him (the second of two who leave together may
+        shout during the first one's last words)."""
+        return self.state == "last_words" and (seat == self.speaker or seat in self.last_words_queue)
+
+    def _lose_last_words(self, seat: int, line: str) -> None:
+        if seat == self.speaker:
+            self._say(line + "_silenced", seat=seat)
+            return self._next_last_words()
+        self.last_words_queue.remove(seat)
+        self._say(line + "_no_last_words", seat=seat)
+
     def day_foul(self, ev: Foul) -> None:
         seat = self._valid_seat(ev.seat)
-        leaving = self.state == "last_words" and seat == self.speaker
+        leaving = self._has_last_words(seat)
         if not self.seats[seat].alive and not leaving:
             raise Refused("reject_seat_out", {"seat": seat})
         if self.state == "setup":
@@ -336,15 +355,15 @@ class ClassicGame(BaseGame):
         st.fouls += 1
         self._record("foul", seat=seat, count=st.fouls)
         self._say("foul", seat=seat, n=st.fouls)
-        if st.fouls == 3:
+        if st.fouls == 3 and not leaving:
+            # out already (his last words): he has no next speech to skip
             st.skip_next_speech = True
             self._say("third_foul", seat=seat)
         if st.fouls < 4:
             return
         if leaving:
             # already killed or voted out: the fourth foul ends his last words, nothing is cancelled
-            self._say("fouled_out_silenced", seat=seat)
-            return self._next_last_words()
+            return self._lose_last_words(seat, "fouled_out")
         self._say("fouled_out", seat=seat)
         self._remove(seat, "fouls")
 
@@ -354,12 +373,11 @@ class ClassicGame(BaseGame):
             return self._defeat(seat)
         # seed 004 §5: peeking at night, insults, hints at night, touching or speaking at night,
         # leaving the table, religious appeals, touching or too many gestures by day
-        if self.state == "last_words" and seat == self.speaker:
+        if self._has_last_words(seat):
             # killed or voted out already: like a fourth foul, it ends his last words and cancels
             # nothing (seed 004 §7: «unless this player has been "killed" at night or exiled by vote»)
             self._record("disqualification", seat=seat)
-            self._say("disqualified_silenced", seat=seat)
-            return self._next_last_words()
+            return self._lose_last_words(seat, "disqualified")
         self._living_seat(seat)
         self._record("disqualification", seat=seat)
         self._say("disqualified", seat=seat)
@@ -396,24 +414,33 @@ class ClassicGame(BaseGame):
         self._say("left_table", seat=seat)
         self._remove(seat, "left")
 
-    def _cancel_vote(self, day: int, reason: str) -> None:
+    def _cancel_vote(self, day: int, reason: str, seat: int) -> None:
+        if self.cancel_vote_day == day:
+            # one vote a day to cancel: a second removal the same day cancels that same vote, and
+            # the reminder keeps naming the first
+            return
         self.cancel_vote_day = day
         self.cancel_reason = reason
-        self._record("vote_cancel_pending", day=day, reason=reason)
+        self.cancel_seat = seat
+        self._record("vote_cancel_pending", day=day, reason=reason, seat=seat)
 
     def _remove(self, seat: int, cause: str) -> None:
         """A player out by the referee (a fourth foul, a disqualification) or who left the table."""
         state = self.state
-        # seed 004 §7: the current vote is cancelled, or the next one if today's result is decided
+        # seed 004 §7: «the current or next vote is cancelled … If the vote result has been decided
+        # before dismissal and the dismissed player is not the one exiled, the next vote is
+        # cancelled»: decided once the exiled speaks his last words, and at night (no vote is open)
         decided = state == "night" or (state == "last_words" and self.after_last_words == self._go_night)
-        self._cancel_vote(self.day + 1 if decided else self.day, cause)
+        self._cancel_vote(self.day + 1 if decided else self.day, cause, seat)
         was_speaker = self.speaker == seat
         self.nominations = [(b, s) for b, s in self.nominations if s != seat]
 
         def then() -> None:
+            # a referee's table hears at once which vote goes: today's, or the next one when
+            # today's result is already decided (and again when that vote would have opened)
+            self._say("vote_cancelled_next" if decided else "vote_cancelled_today")
             if state in ("voting", "revote", "all_leave_vote", "tie_speeches"):
                 self._record("vote_cancelled", day=self.day, reason=cause)
-                self._say("vote_cancelled_" + cause)
                 self.cancel_vote_day = None
                 return self._go_night()
             if state == "speeches" and was_speaker:

@@ -327,7 +327,8 @@ class Page:
             return f'<p class="note">{self.w("vote_cancelled_" + str(item["reason"]))}</p>'
         if k == "vote_cancel_pending":
             reason = str(item.get("reason") or "fouls")
-            return f'<p class="note">{self.w("vote_cancel_pending" + ("" if reason == "fouls" else "_" + reason))}</p>'
+            key = ("vote_cancel_today_" if item.get("today") else "vote_cancel_next_") + reason
+            return f'<p class="note">{self.w(key, day=esc(item.get("day")))}</p>'
         if k == "defeat":
             return f'<p class="foul">{self.w("defeat", seat=c(item["seat"]))}</p>'
         if k in ("pardon", "leaving", "disqualification"):

@@ -148,7 +148,13 @@ def build(entries: list[dict]) -> Story:
         elif kind == "vote_cancelled":
             add({"kind": "vote_cancelled", "reason": e.get("reason")})
         elif kind == "vote_cancel_pending":
-            add({"kind": "vote_cancel_pending", "reason": e.get("reason") or "fouls"})
+            # which vote goes (seed 004 §7): the day's own, while its result is open, or the next
+            # one; a protocol that names no day (foreign, damaged) is read as the next
+            here = period or open_period("night", 0)
+            day = e.get("day") if isinstance(e.get("day"), int) and not isinstance(e.get("day"), bool) else None
+            today = here.kind == "day" and day == here.number
+            add({"kind": "vote_cancel_pending", "reason": e.get("reason") or "fouls", "today": today,
+                 "day": day if day is not None else here.number + 1})
         elif kind == "disqualification":
             add({"kind": "disqualification", "seat": _seat(e.get("seat"))})
         elif kind == "defeat":
