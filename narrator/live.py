@@ -227,7 +227,8 @@ class LiveSession:
         except InputError as exc:
             if exc.line:
                 return self._answer(Answer(exc.line, exc.params), detail=str(exc))
-            return self._answer(Answer("bad_input", {"reason": str(exc)}), detail=str(exc))
+            # the reason in the table's language: "Nicht verstanden: tap nimmt einen Platz und ein Ziel …"
+            return self._answer(Answer("bad_input", {"reason": exc.explained(self.voice)}), detail=str(exc))
         if isinstance(item, Talk):
             return
         self._apply(item)
