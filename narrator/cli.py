@@ -731,12 +731,25 @@ def _peek_voice(jpath: Path):
     from .config import language_of
     from .language import load_voice
 
+    first = b""
     try:
         with jpath.open("rb") as fh:
-            header = json.loads(fh.readline(1 << 20))
+            first = fh.readline(1 << 20)
+        header = json.loads(first)
         lang = language_of(header["config_text"])
         return load_voice(lang) if lang else None
     except Exception:  # noqa: BLE001 — a journal too damaged to say its language is told in English
+        pass
+    # a header cut off by a power cut may still hold the config's language line
+    import re
+
+    from .language import LANGUAGES
+
+    found = re.search(rb'\\nlanguage\s*=\s*\\"([a-z]{2})\\"', first)
+    lang = found.group(1).decode() if found else None
+    try:
+        return load_voice(lang) if lang in LANGUAGES else None
+    except Exception:  # noqa: BLE001
         return None
 
 

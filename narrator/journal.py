@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .flow.events import Event, event_from_dict, event_to_dict
+from .flow.events import _TYPES as EVENT_TYPES, Event, event_from_dict, event_to_dict
 
 FORMAT = 1
 
@@ -390,7 +390,7 @@ def read(path: Path, salvage: bool = False) -> JournalContents:
         except UnicodeDecodeError:
             problem = why("not_text", "not text (damaged bytes)")
         except json.JSONDecodeError as exc:
-            problem = why("not_json", f"damaged line ({exc.msg})", error=exc.msg)
+            problem = why("not_json", f"damaged line ({exc.msg})", column=exc.colno)
         else:
             problem = _body_line(obj, contents, n)
         if problem is None and contents.finished and n < len(complete):
@@ -453,6 +453,10 @@ def _body_line(obj, contents: JournalContents, n: int) -> Why | None:
             return why("reveal", "damaged reveal mark")
         contents.revealed.append(seat)
     else:
+        kind = obj["event"].get("type") if isinstance(obj["event"], dict) else None
+        if isinstance(obj["event"], dict) and (not isinstance(kind, str) or kind not in EVENT_TYPES):
+            # written by another version, or edited by hand: named in the table's words
+            return why("event_type", f"not a game event (unknown event type {kind!r})", type=repr(kind))
         try:
             event = event_from_dict(obj["event"])
         except (ValueError, TypeError, KeyError) as exc:
