@@ -31,6 +31,24 @@ log = logging.getLogger(__name__)
 MARK_EVERY = 5.0
 
 
+# Records after which the lines of a new step begin: the step's opening lines come after them, and
+# what was said before them closed the step before ("Thank you, player 1. Time is up.")
+STEP_STARTS = frozenset({"phase", "speech", "vote_open"})
+# Lines that tell the outcome of the step just ended — a time up, a count of hands, an accusation
+# that fell — said in the same breath as the next step's opening: on a resume they are old news
+# about somebody else, and the table hears only where it is now ("Player 2, you have 55 seconds.")
+STEP_RESULTS = frozenset({"time_up", "vote_count", "hand_vote_count", "accusation_count", "accusation_falls",
+                          "execution_count", "spared", "nominated_by", "withdrawn_by"})
+
+
+def _step_opening(effects: list) -> list[Say]:
+    """The public lines that opened the running step, from the effects since the last step began."""
+    said = [e for e in effects if isinstance(e, Say)]
+    while said and said[0].line in STEP_RESULTS:
+        said.pop(0)
+    return said
+
+
 class Output(Protocol):
     def handle(self, effect: Effect, text: str | None) -> None: ...
 
@@ -130,19 +148,31 @@ class LiveSession:
         told: list[Tell] = []
         opening: list[Say] = []  # the public lines of the moment the running phase began
         count = 0
+        openings: dict[str, list[Say]] = {}  # the opening lines of each step of this phase so far
         for ev in replayed:
             batch = self.session.feed(ev)
+            since = 0  # where the running step's own lines begin in this batch
             for i, e in enumerate(batch):
                 if isinstance(e, Timer):
                     last_timer = e
                     count += 1 if e.name else 0
-                    opening = [s for s in batch[:i] if isinstance(s, Say)]
+                    if e.name:
+                        # a step opened again by what happened in it (the last call after each
+                        # nomination, hungariq's day after an accusation fell) is announced as it
+                        # was opened, not as the news that opened it again
+                        opening = _step_opening(batch[since:i]) or openings.get(e.name, [])[-1:]
+                        openings[e.name] = opening
+                    since = i + 1
                     told = []
+                elif isinstance(e, Record) and e.entry.get("type") in STEP_STARTS:
+                    since = i + 1
+                    if e.entry.get("type") == "phase":
+                        openings = {}
+                        if e.entry.get("phase") in ("night", "day"):
+                            self.told_tonight = []
                 elif isinstance(e, Tell):
                     told.append(e)
                     self.told_tonight.append(e)
-                elif isinstance(e, Record) and e.entry.get("type") == "phase" and e.entry.get("phase") in ("night", "day"):
-                    self.told_tonight = []
         running = [*opening, last_timer] if last_timer and last_timer.name else []
         # dispatching the running timer again counts it again: it keeps its number
         self._timer_count = count - 1 if running else count
