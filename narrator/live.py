@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 # how often a running day timer notes in the journal what it has left: after a crash the speaker
 # gets at most this much more than he had, never a fresh minute
 MARK_EVERY = 5.0
+# how often a step waiting for its line to be heard looks whether the speaker went quiet without
+# saying so (only a stalled device does): the speaker's own word starts the timer
+HEARD_WATCH = 1.0
 
 
 # Records after which the lines of a new step begin: the step's opening lines come after them, and
@@ -313,32 +316,52 @@ class LiveSession:
         """Seconds of narration queued and not yet played (0 without a speaker)."""
         return max((out.queued_seconds() for out in self.outputs if hasattr(out, "queued_seconds")), default=0.0)
 
-    def _arm_after_narration(self, seconds: float, token: int | None = None) -> None:
+    def _arm_after_narration(self, seconds: float) -> None:
         """A phase starts when its line has been heard, not when it was queued: a night step must
         not run out while the narrator is still explaining the keypad, and every step lasts its
-        line plus its time, to the sample, however long rendering the line took."""
-        if token is not None and token != self._timer_token:
-            return  # cancelled (a newer phase, or a pause) while the narrator was talking
-        ahead = self.narration_ahead()
-        if ahead <= 0.005:
-            return self._arm(seconds)
-        if token is None:
-            self._timer_token += 1
-            token = self._timer_token
-        self._timer_deadline = self.loop.time() + ahead + seconds  # for the countdowns meanwhile
-        # looked at again every quarter second: a line still being rendered has only an estimated length
-        self._timer_handle = self.loop.call_later(min(ahead, 0.25), self._arm_after_narration, seconds, token)
-
-    def _arm(self, seconds: float) -> None:
+        line plus its time, to the sample, however long rendering the line took. The speaker says
+        when its last sample is heard (an event from its audio thread, with the moment), so the
+        timer starts then — the same for every step and every player, whoever is awake."""
+        speakers = [out for out in self.outputs if hasattr(out, "when_heard")]
         self._timer_token += 1
         token = self._timer_token
-        self._timer_deadline = self.loop.time() + seconds
-        self._timer_handle = self.loop.call_later(seconds, self.queue.put_nowait, ("timeout", token, "clock"))
+
+        def heard(at: float) -> None:  # on the audio thread
+            self.loop.call_soon_threadsafe(self._heard, token, seconds, at)
+
+        if not any(out.when_heard(heard) for out in speakers[:1]):
+            return self._arm(seconds)
+        self._timer_deadline = self.loop.time() + self.narration_ahead() + seconds  # for the countdowns meanwhile
+        # a speaker that stops playing (a device unplugged) must not hold the game for ever: looked
+        # at now and then, a queue found empty starts the timer as if it had said so
+        self._timer_handle = self.loop.call_later(HEARD_WATCH, self._heard_watch, token, seconds)
+
+    def _heard(self, token: int, seconds: float, at: float) -> None:
+        if token != self._timer_token:
+            return  # cancelled (a newer phase, or a pause) while the narrator was talking
+        self._arm(seconds, at)
+
+    def _heard_watch(self, token: int, seconds: float) -> None:
+        if token != self._timer_token:
+            return
+        if self.narration_ahead() <= 0.005:
+            return self._arm(seconds)
+        self._timer_handle = self.loop.call_later(HEARD_WATCH, self._heard_watch, token, seconds)
+
+    def _arm(self, seconds: float, start: float | None = None) -> None:
+        """Run the timer for `seconds` from `start` (the loop's clock, time.monotonic; now by default)."""
+        if self._timer_handle is not None:
+            self._timer_handle.cancel()  # the watch over the narration, when the speaker said it first
+        self._timer_token += 1
+        token = self._timer_token
+        start = self.loop.time() if start is None else start
+        self._timer_deadline = start + seconds
+        self._timer_handle = self.loop.call_at(start + seconds, self.queue.put_nowait, ("timeout", token, "clock"))
         if self._cue is not None and seconds > self._cue.cue:
-            self._cue_handle = self.loop.call_later(seconds - self._cue.cue, self.queue.put_nowait, ("cue", token, "clock"))
+            self._cue_handle = self.loop.call_at(start + seconds - self._cue.cue, self.queue.put_nowait, ("cue", token, "clock"))
         if self._marked():
             self._mark(seconds)
-            self._tick_handle = self.loop.call_later(MARK_EVERY, self.queue.put_nowait, ("tick", token, "clock"))
+            self._tick_handle = self.loop.call_at(start + MARK_EVERY, self.queue.put_nowait, ("tick", token, "clock"))
 
     def _marked(self) -> bool:
         """Whether the running timer's time left is noted in the journal: a day timer's is. A night

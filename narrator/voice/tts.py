@@ -272,6 +272,10 @@ class Player:
         self.ambience = ambience
         self._idle_since: float | None = None
         self._lock = threading.Lock()
+        self.rate = sample_rate
+        # told, with the moment it is heard, when the last line queued has played out: the step
+        # timer starts then, to the sample, and not at the next look at the queue
+        self._heard: list = []
         self.stream = None
         # how long after the last sample is handed out the microphone stays shut
         self.echo_tail_s = ECHO_TAIL_S
@@ -307,6 +311,15 @@ class Player:
         with self._lock:
             self.queue.append((Cue(on), time.perf_counter()))
 
+    def when_heard(self, callback) -> bool:
+        """Call `callback(at)` (from the audio thread; `at` on time.monotonic's clock) when every line
+        queued now has been heard; False when none is queued, so the caller starts at once."""
+        with self._lock:
+            if self.current is None and not any(isinstance(item, Line) for item, _ in self.queue):
+                return False
+            self._heard.append(callback)
+            return True
+
     def queued_seconds(self) -> float:
         """How long the lines queued now will take to play: a timer starts when they are heard."""
         with self._lock:
@@ -324,6 +337,8 @@ class Player:
 
     def _fill(self, out: np.ndarray, frames: int) -> None:
         filled = 0
+        heard: list = []
+        now = time.monotonic()
         with self._lock:
             while filled < frames:
                 if self.current is None:
@@ -354,6 +369,10 @@ class Player:
                 pos += n
                 self.current = (line, index + 1, 0) if pos >= len(chunk) else (line, index, pos)
             out[filled:] = 0
+            if self._heard and self.current is None and not any(isinstance(item, Line) for item, _ in self.queue):
+                # the last sample is `filled` samples into this block, which is heard a latency from now
+                heard, self._heard = self._heard, []
+                at = now + filled / self.rate + self.latency()
             if self.ambience is not None:
                 noise = self.ambience.next(frames)
                 if noise is not None:
@@ -364,6 +383,18 @@ class Player:
                     self._idle_since = now
                 elif now - self._idle_since >= self.echo_tail_s:
                     self.narrating.clear()
+        for callback in heard:
+            try:
+                callback(at)
+            except Exception:  # noqa: BLE001 — the audio thread must go on playing whatever a listener does
+                pass
+
+    def latency(self) -> float:
+        """Seconds from a sample handed to the stream to its being heard (0 without a stream)."""
+        try:
+            return max(0.0, float(self.stream.latency)) if self.stream is not None else 0.0
+        except (TypeError, ValueError, AttributeError):
+            return 0.0
 
     def busy(self) -> bool:
         return self.narrating.is_set()
@@ -536,6 +567,11 @@ class SpeechOutput:
     def queued_seconds(self) -> float:
         queued = getattr(self.player, "queued_seconds", None)
         return queued() if queued is not None else 0.0
+
+    def when_heard(self, callback) -> bool:
+        """`callback(at)` once the lines queued now have been heard (see Player.when_heard)."""
+        when = getattr(self.player, "when_heard", None)
+        return when(callback) if when is not None else False
 
     def _cue(self, on: bool) -> None:
         cue = getattr(self.player, "cue", None)
