@@ -167,11 +167,10 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
         if len(parts) != 1:
             raise InputError(f"{word} takes one seat: {word} 4", key="one_seat", command=word)
         return SEAT_COMMANDS[word](_int(parts[0], f"{word} seat"))
-    if word == "extend":
-        return Extend()
-    if word == "timeout":
+    if word in ("extend", "timeout"):
         if rest:
-            raise InputError("timeout takes nothing after it", key="timeout_alone")
-        return Timeout()
+            # "extend 5" is no extension of 5 minutes: its length is the rule's, so say so
+            raise InputError(f"{word} takes nothing after it", key="nothing_after", command=word)
+        return Extend() if word == "extend" else Timeout()
     raise InputError(f"unknown input {shown(word)}: use deal, say, tap, foul, disqualify, defeat, leave, extend or timeout",
                      key="unknown", text=shown(word))
