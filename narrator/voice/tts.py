@@ -411,6 +411,9 @@ class Player:
 
 
 _SEAT_ONLY = re.compile(r"^[^{}]*\{seat\}[^{}]*$")
+# the answers the speaker says at night too: the host's pause and a stop of the game concern the
+# whole table and tell nothing of who is awake
+SAID_AT_NIGHT = frozenset({"paused", "resumed", "journal_failed"})
 
 
 def make_renderer(config) -> tuple[Renderer, str | None]:
@@ -466,6 +469,7 @@ class SpeechOutput:
         self.seats = config.seats
         self.speech_times = dict(config.timers)
         self._ahead: deque[str] = deque(self.public_texts() if prerender else ())
+        self.night = night
         if night:  # resumed in the middle of a night: the masking sound is already due
             self._cue(True)
         self._background = threading.Thread(target=self._work_ahead, name="narrator-tts-ahead", daemon=True)
@@ -581,9 +585,14 @@ class SpeechOutput:
     def handle(self, effect, text: str | None) -> None:
         if isinstance(effect, Record) and effect.entry.get("type") == "phase":
             # the masking sound fades in with "night falls" and out with "the city wakes up"
-            self._cue(effect.entry.get("phase") == "night")
+            self.night = effect.entry.get("phase") == "night"
+            self._cue(self.night)
             return
         if text is None:
+            return
+        if isinstance(effect, Reject) and self.night and effect.line not in SAID_AT_NIGHT:
+            # at night only the awake role types: "Not understood: tap takes a seat and a target"
+            # said aloud would tell the sleeping table that he is alive (the console shows it)
             return
         if isinstance(effect, Say) or (isinstance(effect, Reject) and effect.seat is None):
             # the text is the written line; the voice may pace it otherwise ([spoken] in voices/)
