@@ -341,11 +341,15 @@ class LiveSession:
             return  # cancelled (a newer phase, or a pause) while the narrator was talking
         self._arm(seconds, at)
 
-    def _heard_watch(self, token: int, seconds: float) -> None:
+    def _heard_watch(self, token: int, seconds: float, quiet: bool = False) -> None:
         if token != self._timer_token:
             return
         if self.narration_ahead() <= 0.005:
-            return self._arm(seconds)
+            if quiet:  # quiet at two looks and still no word from the speaker: it will not come
+                return self._arm(seconds)
+            # the speaker's word may be on its way to the loop this very moment: a moment more
+            self._timer_handle = self.loop.call_later(0.2, self._heard_watch, token, seconds, True)
+            return
         self._timer_handle = self.loop.call_later(HEARD_WATCH, self._heard_watch, token, seconds)
 
     def _arm(self, seconds: float, start: float | None = None) -> None:
