@@ -203,6 +203,10 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
             instead = getattr(getattr(speech, "renderer", None), "instead_of", None)
             notice = _words(voice, "speaking_with_espeak", why=_voice_words(voice, instead)) if instead else speech.notice
             err.print(Text(notice, style="yellow"))
+        problem = getattr(getattr(speech, "renderer", None), "cache_problem", None)
+        if problem is not None:
+            err.print(Text(_words(voice, "speech_cache_unwritable", folder=str(speech.renderer.cache_dir),
+                                  reason=problem.strerror or str(problem)), style="yellow"), soft_wrap=True)
     except AudioUnavailable as exc:
         # one line: why the narrator is silent, and what makes it speak
         say_error(_words(voice, "narrating_as_text", why=_voice_words(voice, exc)), "", "yellow")

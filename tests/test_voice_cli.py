@@ -104,6 +104,31 @@ def test_an_unreadable_wav_is_a_clear_error(capsys, tmp_path):
     assert code != 0 and "bad.wav" in err
 
 
+@pytest.mark.parametrize("content", [b"", b"RIFF"])
+def test_an_empty_or_cut_wav_says_what_is_wrong_and_names_the_file_once(capsys, tmp_path, content):
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    bad = tmp_path / "cut.wav"
+    bad.write_bytes(content)
+    code, _, err = run(capsys, "listen", "--wav", str(bad), "--engine", "sphinx")
+    assert code != 0 and err.count("cut.wav") == 1 and "()" not in err
+
+
+def test_a_stereo_wav_cut_in_the_middle_of_a_frame_is_still_heard(tmp_path):
+    import wave
+
+    from narrator.voice.audio import read_wav
+
+    path = tmp_path / "stereo.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(np.zeros(3200, "<i2").tobytes())
+    data = path.read_bytes()
+    path.write_bytes(data[:-2])  # half of the last frame
+    assert len(read_wav(path, 16000)) == 1599
+
+
 def test_devices_without_a_sound_card_names_the_text_fallback(capsys, monkeypatch):
     from narrator.voice import audio
 

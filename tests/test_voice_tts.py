@@ -102,17 +102,14 @@ class SentenceRenderer(Renderer):
     def load(self):
         assert self.loaded.wait(10)
 
-    def _stream(self, text, path):
-        chunks = []
+    def _stream(self, text):
         for i, sentence in enumerate(s for s in text.split(". ") if s):
             self.rendered.append((text, i))
             gate = self.background if threading.current_thread().name == "narrator-tts-ahead" else self.gates.get(text)
             if gate is not None:
                 assert gate.acquire(timeout=10)
             t = np.arange(2000 + 100 * len(sentence)) / 22050
-            chunks.append((8000 * np.sin(2 * np.pi * (300 + 50 * i) * t)).astype(np.int16))
-            yield chunks[-1]
-        self._save(path, chunks)
+            yield (8000 * np.sin(2 * np.pi * (300 + 50 * i) * t)).astype(np.int16)
 
 
 def wait_for(condition, timeout=10.0):

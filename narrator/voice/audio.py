@@ -19,7 +19,7 @@ def read_wav(path: str | Path, rate: int) -> np.ndarray:
             channels, width, src_rate = w.getnchannels(), w.getsampwidth(), w.getframerate()
             raw = w.readframes(w.getnframes())
     except (wave.Error, EOFError) as exc:
-        raise ValueError(f"{path}: not a PCM WAV file ({exc})") from None
+        raise ValueError(f"{path}: not a PCM WAV file ({str(exc) or 'empty, or cut short in its header'})") from None
     if width == 2:
         x = np.frombuffer(raw, dtype="<i2").astype(np.float32)
     elif width == 1:
@@ -29,6 +29,7 @@ def read_wav(path: str | Path, rate: int) -> np.ndarray:
     else:
         raise ValueError(f"{path}: {8 * width}-bit samples are not supported; use 16-bit PCM")
     if channels > 1:
+        x = x[: len(x) // channels * channels]  # a file cut mid-frame: its last partial frame is dropped
         x = x.reshape(-1, channels).mean(axis=1)
     return to_int16(resample(x, src_rate, rate))
 

@@ -179,8 +179,10 @@ def cmd_listen(args) -> int:
 
             try:
                 samples = read_wav(args.wav, engine.sample_rate)
-            except (OSError, ValueError) as exc:
-                return _fail(f"cannot read {args.wav}: {exc}")
+            except ValueError as exc:  # it names the file itself
+                return _fail(str(exc))
+            except OSError as exc:
+                return _fail(f"cannot read {args.wav}: {exc.strerror or exc}")
             # heard as live audio is: the quiet of the room before it, a pause after it (the
             # benchmark hears its clips the same way), in the microphone's blocks
             audio, block = as_live(samples, engine.sample_rate), engine.sample_rate // 50

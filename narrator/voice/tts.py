@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import os
 import re
 import shutil
@@ -63,9 +64,18 @@ class Renderer:
         self.rate = rate
         self.volume = volume
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
         self.memory: dict[str, np.ndarray] = {}
         self.sample_rate = TTS_RATE
+        # why the cache on disk cannot be written (a full disk, a read-only card): the narrator
+        # speaks all the same, keeping its lines in memory, and the console says so once
+        self.cache_problem: OSError | None = None
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(suffix=".probe", dir=self.cache_dir)  # a read-only card lets mkdir pass
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            self.cache_problem = exc
 
     def key(self, text: str) -> str:
         return hashlib.sha256(f"{self.voice_id}|{self.rate}|{self.volume}|{text}".encode()).hexdigest()[:32]
@@ -88,6 +98,10 @@ class Renderer:
             with contextlib.suppress(OSError, wave.Error, EOFError):
                 return self._load(path)
         return None
+
+    def has(self, text: str) -> bool:
+        """The line is rendered already (in memory, or in the cache on disk)."""
+        return self.key(text) in self.memory or self.path(text).exists()
 
     def cached(self, text: str) -> np.ndarray | None:
         """The samples if the line is in memory or on disk (a quick read), else None: never renders."""
@@ -117,37 +131,49 @@ class Renderer:
         if samples is not None:
             yield samples
             return
-        yield from self._stream(text, path)
+        chunks = []
+        for samples in self._stream(text):
+            chunks.append(samples)
+            yield samples
+        self._save(path, chunks)  # exactly the samples that were played, at the stream's rate
+        if self.cache_problem is not None:  # no disk to keep it on: memory it is
+            self.memory[self.key(text)] = np.concatenate(chunks) if chunks else np.zeros(0, np.int16)
 
-    def _stream(self, text: str, path: Path) -> Iterator[np.ndarray]:
-        self._render(text, path)
-        yield self._load(path)
-
-    def _render(self, text: str, path: Path) -> None:
-        fd, tmp = tempfile.mkstemp(suffix=".wav", dir=self.cache_dir)
-        os.close(fd)
-        # the text on stdin (-b 1: UTF-8), so a line can never be taken for an option
+    def _stream(self, text: str) -> Iterator[np.ndarray]:
+        # the text on stdin (-b 1: UTF-8), so a line can never be taken for an option; the sound
+        # on stdout, so rendering never needs the disk
         run = subprocess.run(["espeak-ng", "-v", self.voice_id, "-s", str(self.rate), "-a", str(round(self.volume * 100)),
-                              "-b", "1", "-w", tmp], input=text.encode("utf-8"), capture_output=True, timeout=60)
+                              "-b", "1", "--stdout"], input=text.encode("utf-8"), capture_output=True, timeout=60)
         if run.returncode != 0:
-            os.unlink(tmp)
             error = run.stderr.decode(errors="replace").strip()
             raise AudioUnavailable(f"espeak-ng cannot speak with voice {self.voice_id!r}: {error}", "espeak_voice",
                                    voice=repr(self.voice_id), error=error)
-        os.replace(tmp, path)  # atomic: a half-written file is never taken from the cache
+        # streamed, espeak-ng cannot know the length and writes the largest it can: read to the end
+        yield self._load(io.BytesIO(run.stdout))
 
     def _save(self, path: Path, chunks: list[np.ndarray]) -> None:
-        fd, tmp = tempfile.mkstemp(suffix=".wav", dir=self.cache_dir)
-        os.close(fd)
-        with wave.open(tmp, "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(TTS_RATE)
-            w.writeframes(b"".join(c.astype("<i2").tobytes() for c in chunks))
-        os.replace(tmp, path)  # atomic: a half-written file is never taken from the cache
+        """Into the cache on disk, if it can be written: a full or read-only disk only costs the
+        rendering of the line again in a later game (said once, at the console)."""
+        if self.cache_problem is not None:
+            return
+        tmp = None
+        try:
+            fd, tmp = tempfile.mkstemp(suffix=".wav", dir=self.cache_dir)
+            os.close(fd)
+            with wave.open(tmp, "wb") as w:
+                w.setnchannels(1)
+                w.setsampwidth(2)
+                w.setframerate(TTS_RATE)
+                w.writeframes(b"".join(c.astype("<i2").tobytes() for c in chunks))
+            os.replace(tmp, path)  # atomic: a half-written file is never taken from the cache
+        except OSError as exc:
+            self.cache_problem = exc
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
 
-    def _load(self, path: Path) -> np.ndarray:
-        with wave.open(str(path), "rb") as w:
+    def _load(self, source) -> np.ndarray:
+        with wave.open(source if isinstance(source, io.BytesIO) else str(source), "rb") as w:
             rate = w.getframerate()
             samples = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").copy()
         if rate != TTS_RATE:  # a 16 kHz Piper voice plays through the same 22.05 kHz stream
@@ -194,7 +220,7 @@ class PiperRenderer(Renderer):
                                        voice=self.voice_id, error=str(exc)) from None
         return self._voice
 
-    def _stream(self, text: str, path: Path) -> Iterator[np.ndarray]:
+    def _stream(self, text: str) -> Iterator[np.ndarray]:
         from piper import SynthesisConfig
 
         voice = self._piper()
@@ -203,14 +229,11 @@ class PiperRenderer(Renderer):
         # Piper normalises each line to full scale; 0.8 leaves the headroom espeak-ng's lines have,
         # so the night's masking sound never clips under a loud word
         syn = SynthesisConfig(length_scale=base * 165 / self.rate, volume=0.8 * self.volume)
-        chunks = []
         for chunk in voice.synthesize(text, syn_config=syn):  # a sentence each, rendered when asked for
             samples = chunk.audio_int16_array
             if chunk.sample_rate != TTS_RATE:
                 samples = to_int16(resample(samples.astype(np.float32), chunk.sample_rate, TTS_RATE))
-            chunks.append(samples)
             yield samples
-        self._save(path, chunks)  # exactly the samples that were played, at the stream's rate
 
 
 class Line:
@@ -530,7 +553,7 @@ class SpeechOutput:
                 if not self._ahead:
                     return
                 text = self._ahead.popleft()
-            if self.renderer.path(text).exists():
+            if self.renderer.has(text):
                 continue
             sentences = self.renderer.stream(text)
             try:
