@@ -134,8 +134,9 @@ class LiveSession:
     def start_effects(self, replayed: list[Event] | None = None, timer_mark: tuple[int, float] | None = None) -> list[Effect]:
         """Start the game, or rebuild it from journaled events (resume); returns what to show now.
         On a resume: "The game goes on where it stopped.", the lines that opened the running
-        phase ("The Sheriff wakes up…", "Player 3, you have a minute.") said again — the table
-        stopped in the middle of it and must hear where it is — then its timer, and the private
+        step ("The Sheriff wakes up…", "Player 3, you have a minute.") said again — the table
+        stopped in the middle of it and must hear where it is; not the news that closed the step
+        before it in the same breath ("Thank you, player 2. Time is up.") — then its timer, and the private
         lines told since it started, to their seats again: a crash may have come between the
         journal and the screen, and the step they belong to (his step, his phone) is the one
         still running. The lines said again are public lines (a night step's are the same
