@@ -86,27 +86,36 @@ def cmd_check_config(args) -> int:
 
 
 def cmd_replay(args) -> int:
+    """The protocol (stdout, or --protocol) is JSON for machines and stays as it is; what stderr
+    says to a person (refusals, notes, the result) is in the table's language."""
     from .replay import replay
 
     cfg = _checked(lambda: _config(args.config))
     if cfg is None:
         return 2
+    voice = _voice_of(cfg)
+    error = _words(voice, "error")
     try:
         text = Path(args.transcript).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        say_error(f"{args.transcript}: {exc}")
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        say_error(_words(voice, "replay_unreadable", path=args.transcript, error=why), error)
         return 2
     if args.protocol:
-        with open(args.protocol, "w", encoding="utf-8") as fh:
-            result = replay(text, cfg, fh, name=args.transcript)
+        try:
+            with open(args.protocol, "w", encoding="utf-8") as fh:
+                result = replay(text, cfg, fh, name=args.transcript)
+        except OSError as exc:
+            say_error(_words(voice, "replay_cannot_write", path=args.protocol, error=exc.strerror or str(exc)), error)
+            return 2
     else:
         result = replay(text, cfg, sys.stdout, name=args.transcript)
     for n in result.notes:
-        say_error(n, "note", "yellow")
+        say_error(n, _words(voice, "note"), "yellow")
     for p in result.problems:
-        say_error(str(p))
+        say_error(str(p), error)
     if result.finished:
-        err.print(Text(f"game over: {result.session.game.winner}"))
+        err.print(Text(result.session.voice.console_text("game_over", {"winner": result.session.voice.winner(result.session.game.winner)})))
     return 0 if result.ok else 1
 
 
@@ -482,11 +491,11 @@ def _take_explicit(jpath: Path, args, voice=None):
             return held
         what = journals.describe(contents, voice or _voice_of(default_config()))
     except DamagedJournal as exc:
-        if exc.line == 1 and exc.what.startswith(("empty", "the game never started")):
+        if exc.line == 1 and exc.why.key in ("empty", "never_started"):
             return held
         if exc.line == 1:
             held.release()
-            say_error(_words(voice, "not_this_journal", problem=str(exc)), _words(voice, "error"))
+            say_error(_words(voice, "not_this_journal", problem=exc.said(voice)), _words(voice, "error"))
             return 2
         what = _words(voice, "damaged_at", line=exc.line)
     except OSError as exc:
@@ -584,9 +593,9 @@ def cmd_resume(args) -> int:
         damage = exc.damage
         if exc.contents is not None and not _config_ok(exc.contents.header):
             damage = None  # no repair can save a game whose config is damaged too: say that first
-            say_error(str(exc), error)
+            say_error(exc.said(voice), error)
             exc = DamagedJournal(jpath, 1, _words(voice, "config_damaged_too"))
-        contents = _salvage(jpath, damage, str(exc), exc.contents, args, voice)
+        contents = _salvage(jpath, damage, exc.said(voice), exc.contents, args, voice)
         if contents is None:
             return 2
     except OSError as exc:
@@ -595,6 +604,9 @@ def cmd_resume(args) -> int:
     if contents.finished:
         err.print(Text(_words(voice, "already_finished", path=str(jpath))))
         return 1
+    if contents.torn:
+        # a power cut in the middle of a write: that input was never applied, so nothing is lost
+        err.print(Text(_words(voice, "torn_tail", path=str(jpath), line=contents.total_lines + 1), style="yellow"))
     cfg = _checked(lambda: parse_config(contents.header["config_text"], contents.header["config_path"]))
     if cfg is None:
         say_error(_words(voice, "config_not_valid_here", path=str(jpath)), error)
@@ -603,7 +615,8 @@ def cmd_resume(args) -> int:
     bad = _refused_event(cfg, contents)
     if bad is not None:
         i, what = bad
-        contents = _salvage(jpath, contents.damage_at(i, what), f"{jpath}:{contents.lines[i]}: {what}", None, args, voice)
+        contents = _salvage(jpath, contents.damage_at(i, what), f"{jpath}:{contents.lines[i]}: {what.said(voice)}", None, args,
+                            voice)
         if contents is None:
             return 2
     console = Console(highlight=False)
@@ -612,7 +625,7 @@ def cmd_resume(args) -> int:
     try:
         journal = Journal.reopen(jpath)
     except (JournalError, DamagedJournal) as exc:
-        say_error(": ".join(_journal_words(voice, exc)) if isinstance(exc, JournalError) else str(exc), _words(voice, "error"))
+        say_error(": ".join(_journal_words(voice, exc)) if isinstance(exc, JournalError) else exc.said(voice), _words(voice, "error"))
         return 2
     live = LiveSession(cfg, journal)
     voice_mode = args.voice or mode.get("voice") or cfg.section("voice")["output"]
@@ -670,7 +683,7 @@ def _config_ok(header: dict) -> bool:
     return True
 
 
-def _refused_event(cfg: Config, contents) -> tuple[int, str] | None:
+def _refused_event(cfg: Config, contents) -> tuple[int, journals.Why] | None:
     """The first journaled event this game cannot take (a journal from elsewhere), if any."""
     from .session import Session
 
@@ -680,7 +693,8 @@ def _refused_event(cfg: Config, contents) -> tuple[int, str] | None:
         try:
             probe.feed(ev)
         except Exception as exc:  # a foreign event must not be a traceback: it is damage at its line
-            return i, f"an event this game cannot take ({type(exc).__name__}: {exc})"
+            error = f"{type(exc).__name__}: {exc}"
+            return i, journals.why("refused", f"an event this game cannot take ({error})", error=error)
     return None
 
 
@@ -691,6 +705,7 @@ def _salvage(jpath: Path, damage, message: str, good, args, voice=None):
     say_error(message, error)
     if damage is None:
         err.print(Text(_words(voice, "nothing_to_resume")))
+        err.print(Text(_words(voice, "or_new_game")))
         return None
     err.print(Text(_words(voice, "can_go_on", good=damage.line - 1, n=damage.lost_lines, line=damage.line)))
     ok = getattr(args, "repair", False)
@@ -699,6 +714,7 @@ def _salvage(jpath: Path, damage, message: str, good, args, voice=None):
         ok = _ask(_words(voice, "repair_ask") + " ", ("yes", "no"), voice) == "yes"
     if not ok:
         err.print(Text(_words(voice, "repair_how", path=str(jpath))))
+        err.print(Text(_words(voice, "or_new_game")))
         return None
     try:
         copy = journals.repair(jpath, damage)
@@ -707,7 +723,7 @@ def _salvage(jpath: Path, damage, message: str, good, args, voice=None):
         say_error(": ".join(_journal_words(voice, journals.io_error(jpath, exc))), error)
         return None
     except DamagedJournal as exc:
-        say_error(str(exc), error)
+        say_error(exc.said(voice), error)
         return None
     err.print(Text(_words(voice, "repaired", copy=str(copy), good=damage.line - 1)))
     return contents
@@ -719,12 +735,25 @@ def _peek_voice(jpath: Path):
     from .config import language_of
     from .language import load_voice
 
+    first = b""
     try:
         with jpath.open("rb") as fh:
-            header = json.loads(fh.readline(1 << 20))
+            first = fh.readline(1 << 20)
+        header = json.loads(first)
         lang = language_of(header["config_text"])
         return load_voice(lang) if lang else None
     except Exception:  # noqa: BLE001 — a journal too damaged to say its language is told in English
+        pass
+    # a header cut off by a power cut may still hold the config's language line
+    import re
+
+    from .language import LANGUAGES
+
+    found = re.search(rb'\\nlanguage\s*=\s*\\"([a-z]{2})\\"', first)
+    lang = found.group(1).decode() if found else None
+    try:
+        return load_voice(lang) if lang in LANGUAGES else None
+    except Exception:  # noqa: BLE001
         return None
 
 

@@ -207,6 +207,8 @@ def register(sub) -> None:
     p.add_argument("--since", help="only games played on or after this date (YYYY-MM-DD)")
     p.add_argument("--variant", help="only games of this rule system")
     p.add_argument("--csv", action="store_true", help="write the figures as CSV (for spreadsheets) to stdout")
+    p.add_argument("--language", help="the language of the table's words (default: the config's, else the one the "
+                                      "record's games were played in, else English)")
     p.add_argument("action", nargs="?", choices=("show", "import"), default="show",
                    help="show the table (default) or import FILES")
     p.add_argument("files", nargs="*", help="protocols or journals of finished games (with import)")
@@ -215,35 +217,71 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_club)
 
 
+def _tell(voice, kind: str, text: str) -> None:
+    """An error or a note on stderr, in the club's language; a file or a player's name is never markup."""
+    from rich.console import Console
+    from rich.text import Text
+
+    label = voice.cli_text(kind) if voice is not None else kind
+    Console(stderr=True, highlight=False, soft_wrap=True).print(Text.assemble((label, "red" if kind == "error" else "yellow"), " ", text))
+
+
+def club_voice(cfg, conn: sqlite3.Connection | None = None, language: str | None = None):
+    """The language a club reads its record in: --language, else its config's, else the one every
+    game of the record was played in (a club that plays in Russian reads Russian with no flag at
+    all), else English."""
+    from .language import LANGUAGES, load_voice
+
+    lang = language or (cfg.language if cfg is not None else None)
+    if lang is None and conn is not None:
+        try:
+            played = {r[0] for r in conn.execute("SELECT DISTINCT language FROM games")}
+        except sqlite3.Error:
+            played = set()
+        lang = played.pop() if len(played) == 1 else None
+    if lang not in LANGUAGES:
+        lang = "en"
+    try:
+        return load_voice(lang)
+    except (OSError, ValueError):
+        return load_voice("en")
+
+
 def main(args) -> int:
-    from .report.cli import _config, _tell_user
+    from .language import LANGUAGES
+    from .report.cli import _config
 
     cfg, ok = _config(args.config)
     if not ok:
+        return 2
+    language = getattr(args, "language", None)
+    if language is not None and language not in LANGUAGES:
+        _tell(club_voice(cfg), "error", f"--language: {language!r} ∉ {', '.join(LANGUAGES)}")
         return 2
     path = database_path(cfg, args.database)
     try:
         conn = connect(path)
     except (sqlite3.Error, OSError) as exc:
-        _tell_user("error", f"{path}: not a club record this narrator can open: {exc}")
+        voice = club_voice(cfg, None, language)
+        _tell(voice, "error", voice.cli_text("club_cannot_open", {"path": str(path), "error": str(exc)}))
         return 2
     try:
+        voice = club_voice(cfg, conn, language)
         if args.action == "import":
-            return _import(conn, args.files, cfg)
+            return _import(conn, args.files, cfg, voice)
         if args.files:
-            _tell_user("error", "files are given only with import: narrator club import FILES…")
+            _tell(voice, "error", voice.cli_text("club_files_only_with_import"))
             return 2
-        return _show(conn, args, path)
+        return _show(conn, args, path, voice)
     finally:
         conn.close()
 
 
-def _import(conn, files: list[str], cfg) -> int:
+def _import(conn, files: list[str], cfg, voice) -> int:
     from .report import ReadError, read_game
-    from .report.cli import _tell_user
 
     if not files:
-        _tell_user("error", "name the protocols or journals to import: narrator club import FILES…")
+        _tell(voice, "error", voice.cli_text("club_name_files"))
         return 2
     bad = 0
     records = []
@@ -251,26 +289,28 @@ def _import(conn, files: list[str], cfg) -> int:
         try:
             record = read_game(f, cfg)
             if not record.finished:
-                raise ReadError(f"{record.problems[-1] if record.problems else f}: only finished games enter the club's record")
+                what = record.problems[-1] if record.problems else f
+                raise ReadError(voice.cli_text("club_unfinished", {"what": str(what)}))
             if record.problems:
                 raise ReadError(str(record.problems[0]))
             facts(record)  # an entry of a foreign shape is refused here, by name, before any write
             records.append(record)
         except ReadError as exc:
             bad += 1
-            _tell_user("error", str(exc))
+            _tell(voice, "error", str(exc))
         except Exception as exc:
             bad += 1
-            _tell_user("error", f"{f}: a protocol entry this narrator cannot read ({type(exc).__name__}: {exc})")
+            _tell(voice, "error", voice.cli_text("club_unreadable_entry", {"file": f, "error": f"{type(exc).__name__}: {exc}"}))
     new = dup = 0
     for i in range(0, len(records), 500):  # a few hundred games a transaction: others wait seconds at most
         try:
             n, d = import_many(conn, records[i:i + 500])
             new, dup = new + n, dup + d
         except sqlite3.Error as exc:
-            bad += len(records[i:i + 500])
-            _tell_user("error", f"the club's record refused {len(records[i:i + 500])} game(s): {exc}")
-    print(f"imported {new} new game(s); {dup} already in the record; {bad} refused")
+            refused = len(records[i:i + 500])
+            bad += refused
+            _tell(voice, "error", voice.cli_text("club_refused_batch", {"n": refused, "error": str(exc)}))
+    print(voice.cli_text("club_imported", {"new": new, "dup": dup, "bad": bad}))
     return 0 if bad == 0 else 1
 
 
@@ -280,21 +320,28 @@ def _since(text: str | None) -> float | None:
     return time.mktime(dt.date.fromisoformat(text).timetuple())
 
 
-def _show(conn, args, path) -> int:
+def role_name(voice, role: str) -> str:
+    """A role as the game report names it in the club's language ("Шериф"); its id where none is."""
+    from .language import _voice_data
+
+    report = _voice_data(voice.source).get("report", {})
+    return report.get(f"role_{role}", role)
+
+
+def _show(conn, args, path, voice) -> int:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    from .report.cli import _tell_user
-
     try:
         since = _since(args.since)
     except ValueError:
-        _tell_user("error", f"--since takes a date like 2026-11-01, not {args.since!r}")
+        _tell(voice, "error", voice.cli_text("club_since", {"value": repr(args.since)}))
         return 2
     rows = standings(conn, since, args.variant)
     roles = by_role(conn, since, args.variant)
     if args.csv:
+        # for spreadsheets and scripts: the header keys and role ids stay as they are in every language
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(["player", "scope", "key", "games", "wins", "win_rate", "killed_first_night", "checks_found_mafia"])
         for r in rows:
@@ -309,10 +356,12 @@ def _show(conn, args, path) -> int:
         return 0
     console = Console(highlight=False)
     n = game_count(conn, since, args.variant)
-    table = Table(title=f"The club's record: {n} game(s) — {path}", title_justify="left")
-    for col, just in (("Player", "left"), ("Games", "right"), ("Wins", "right"), ("Win %", "right"),
-                      ("Town", "right"), ("Mafia", "right"), ("Killed night 1", "right"), ("Checks found mafia", "right")):
-        table.add_column(col, justify=just)
+    words = lambda name: voice.cli_text(f"club_{name}")  # noqa: E731
+    # the title holds a path, the rows players' names: Text, never markup ("Anna [guest]" stays whole)
+    table = Table(title=Text(voice.cli_text("club_title", {"n": n, "path": str(path)})), title_justify="left")
+    for col, just in (("player", "left"), ("games", "right"), ("wins", "right"), ("win_rate", "right"),
+                      ("town", "right"), ("mafia", "right"), ("killed_first_night", "right"), ("checks_found_mafia", "right")):
+        table.add_column(words(col), justify=just)
     for r in rows:
         table.add_row(Text(r["name"]), str(r["games"]), str(r["wins"]), rate(r["wins"], r["games"]),
                       f'{r["town_games"]} · {rate(r["town_wins"], r["town_games"])}',
@@ -320,12 +369,12 @@ def _show(conn, args, path) -> int:
                       str(r["killed_first_night"]), str(r["checks_found_mafia"]))
     console.print(table)
     if roles:
-        rt = Table(title="By role", title_justify="left")
-        for col, just in (("Player", "left"), ("Role", "left"), ("Games", "right"), ("Win %", "right")):
-            rt.add_column(col, justify=just)
+        rt = Table(title=words("by_role"), title_justify="left")
+        for col, just in (("player", "left"), ("role", "left"), ("games", "right"), ("win_rate", "right")):
+            rt.add_column(words(col), justify=just)
         for r in roles:
-            rt.add_row(Text(r["name"]), r["role"], str(r["games"]), rate(r["wins"], r["games"]))
+            rt.add_row(Text(r["name"]), Text(role_name(voice, r["role"])), str(r["games"]), rate(r["wins"], r["games"]))
         console.print(rt)
     if not rows:
-        console.print("No games yet: they are added at every game over, or with narrator club import FILES…")
+        console.print(Text(words("empty")))
     return 0

@@ -23,12 +23,24 @@ def shown(text: str, limit: int = 40) -> str:
 
 
 class InputError(ValueError):
-    """A line that is not a valid input; the message says what is wrong."""
+    """A line that is not a valid input; the message says what is wrong (in English, for logs)."""
 
-    def __init__(self, message: str, line: str | None = None, args: dict | None = None):
+    def __init__(self, message: str, line: str | None = None, args: dict | None = None, key: str | None = None,
+                 **words):
         super().__init__(message)
         self.line = line  # a narration line id to answer with, when there is one
         self.params = args or {}  # not "args": BaseException coerces that to a tuple
+        # the same words as a voice file's [console] line input_<key>: whoever typed the line (at
+        # the console, or in a transcript) is told in the table's language
+        self.key = key
+        self.words = words
+
+    def explained(self, voice: Voice | None) -> str:
+        """What is wrong, in the language of `voice` (a Voice with a [console] section)."""
+        name = f"input_{self.key}"
+        if voice is None or self.key is None or name not in voice.console:
+            return str(self)
+        return voice.console_text(name, self.words)
 
 
 @dataclass(frozen=True)
@@ -85,7 +97,7 @@ def sentence_event(text: str, voice: Voice, variant: str = "classic") -> Event |
             return Nominate(mine.seat) if mine.kind == "nominate" else Revoke(mine.seat)
     if isinstance(parsed, Malformed):
         line = "not_understood_revoke" if parsed.kind in ("revoke", "withdraw_by") else "not_understood"
-        raise InputError(f"not a valid {parsed.kind} sentence: {shown(text)}", line)
+        raise InputError(f"not a valid {parsed.kind} sentence: {shown(text)}", line, key="malformed", text=shown(text))
     if parsed is None:
         return Talk(text)
     return command_event(parsed)
@@ -95,8 +107,12 @@ def _int(word: str, what: str) -> int:
     n = seat_number(word)
     if n is None:
         # ³ or ½ look like numbers to a player: say how a seat number is written
-        hint = f" (written with the digits 0-9, at most {MAX_SEAT_DIGITS} of them)" if any(c.isnumeric() for c in word) else ""
-        raise InputError(f"{what} must be a seat number{hint}, not {shown(word)}")
+        digits = any(c.isnumeric() for c in word)
+        hint = f" (written with the digits 0-9, at most {MAX_SEAT_DIGITS} of them)" if digits else ""
+        command, _, part = what.partition(" ")
+        key = ("target" if part == "target" else "seat") + ("_digits" if digits else "")
+        raise InputError(f"{what} must be a seat number{hint}, not {shown(word)}", key=key, command=command,
+                         text=shown(word), most=MAX_SEAT_DIGITS)
     return n
 
 
@@ -112,7 +128,7 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
     word = word.lower()
     if word == "say":
         if not rest:
-            raise InputError("say needs a sentence")
+            raise InputError("say needs a sentence", key="say_empty")
         return sentence_event(rest, voice, variant)
     if word == "deal":
         if rest.strip().lower() == "cards":
@@ -122,21 +138,23 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
             if "+" in item:  # a second-deal flag: 5+lover, 6+kamikaze (seed 001)
                 seat, _, flag = item.partition("+")
                 if len(flag) > 30 or not _WORD.fullmatch(flag):
-                    raise InputError(f"deal: {shown(flag)} is no second-deal flag (lover, kamikaze)")
+                    raise InputError(f"deal: {shown(flag)} is no second-deal flag (lover, kamikaze)", key="deal_flag",
+                                     text=shown(flag))
                 extras.append((_int(seat, "deal seat"), flag.lower()))
                 continue
             seat, eq, role = item.partition("=")
             if not eq or not role:
-                raise InputError(f"deal takes seat=role pairs (and seat+lover, seat+kamikaze), not {shown(item)}")
+                raise InputError(f"deal takes seat=role pairs (and seat+lover, seat+kamikaze), not {shown(item)}",
+                                 key="deal_pairs", text=shown(item))
             role = role.lower()
             if len(role) > 30 or not _WORD.fullmatch(role):
-                raise InputError(f"deal: {shown(role)} is no role")
+                raise InputError(f"deal: {shown(role)} is no role", key="deal_role", text=shown(role))
             roles.append((_int(seat, "deal seat"), ROLE_ALIASES.get(role, role)))
         return Deal(tuple(roles), tuple(extras))
     if word == "tap":
         parts = rest.split()
         if len(parts) != 2:
-            raise InputError("tap takes a seat and a target: tap 3 7, or tap 3 yes")
+            raise InputError("tap takes a seat and a target: tap 3 7, or tap 3 yes", key="tap_two")
         seat = _int(parts[0], "tap seat")
         target = parts[1].lower()
         if target in YES:
@@ -147,12 +165,12 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
     if word in SEAT_COMMANDS:
         parts = rest.split()
         if len(parts) != 1:
-            raise InputError(f"{word} takes one seat: {word} 4")
+            raise InputError(f"{word} takes one seat: {word} 4", key="one_seat", command=word)
         return SEAT_COMMANDS[word](_int(parts[0], f"{word} seat"))
-    if word == "extend":
-        return Extend()
-    if word == "timeout":
+    if word in ("extend", "timeout"):
         if rest:
-            raise InputError("timeout takes nothing after it")
-        return Timeout()
-    raise InputError(f"unknown input {shown(word)}: use deal, say, tap, foul, disqualify, defeat, leave, extend or timeout")
+            # "extend 5" is no extension of 5 minutes: its length is the rule's, so say so
+            raise InputError(f"{word} takes nothing after it", key="nothing_after", command=word)
+        return Extend() if word == "extend" else Timeout()
+    raise InputError(f"unknown input {shown(word)}: use deal, say, tap, foul, disqualify, defeat, leave, extend or timeout",
+                     key="unknown", text=shown(word))

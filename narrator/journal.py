@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .flow.events import Event, event_from_dict, event_to_dict
+from .flow.events import _TYPES as EVENT_TYPES, Event, event_from_dict, event_to_dict
 
 FORMAT = 1
 
@@ -139,10 +139,33 @@ class JournalLocked(JournalError):
         self.pid = pid
 
 
+@dataclass(frozen=True)
+class Why:
+    """What is wrong with a line: in English (logs, tests) and as a voice file's [cli] line
+    damaged_<key> with its words, so the table is told in its own language."""
+
+    text: str
+    key: str
+    words: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def said(self, voice) -> str:
+        name = f"damaged_{self.key}"
+        if voice is None or name not in voice.cli:
+            return self.text
+        return voice.cli_text(name, self.words)
+
+
+def why(key: str, text: str, **words) -> Why:
+    return Why(text, key, words)
+
+
 @dataclass
 class Damage:
     line: int  # 1-based line of the file
-    what: str
+    what: Why | str
     keep_bytes: int  # the file up to the end of the last good line
     lost_lines: int  # complete lines from the damaged one on
 
@@ -150,13 +173,19 @@ class Damage:
 class DamagedJournal(ValueError):
     """The journal cannot be read as it is. `damage` is None when nothing of it can be resumed."""
 
-    def __init__(self, path: Path, line: int, what: str, damage: Damage | None = None, contents: "JournalContents | None" = None):
+    def __init__(self, path: Path, line: int, what: Why | str, damage: Damage | None = None,
+                 contents: "JournalContents | None" = None):
         super().__init__(f"{path}:{line}: {what}")
         self.path = path
         self.line = line
-        self.what = what
+        self.why = what if isinstance(what, Why) else Why(str(what), "")
+        self.what = str(what)
         self.damage = damage
         self.contents = contents  # what is good before the damage, when there is some
+
+    def said(self, voice) -> str:
+        """The file, the line and what is wrong with it, in the language of `voice`."""
+        return f"{self.path}:{self.line}: {self.why.said(voice)}"
 
 
 @dataclass
@@ -173,7 +202,7 @@ class JournalContents:
     total_lines: int = 0
     timer_mark: tuple[int, float] | None = None  # the last (timer number, seconds left) noted
 
-    def damage_at(self, i: int, what: str) -> Damage:
+    def damage_at(self, i: int, what: Why | str) -> Damage:
         """The damage of event i (an event the game cannot take): keep what comes before it."""
         line = self.lines[i]
         return Damage(line, what, self.ends[i - 1] if i else self.header_end, self.total_lines - line + 1)
@@ -347,8 +376,8 @@ def read(path: Path, salvage: bool = False) -> JournalContents:
     complete = lines[:-1]
     if not complete:
         if torn:
-            raise DamagedJournal(path, 1, "the game never started (its first line was cut off)")
-        raise DamagedJournal(path, 1, "empty: not a narrator journal")
+            raise DamagedJournal(path, 1, why("never_started", "the game never started (its first line was cut off)"))
+        raise DamagedJournal(path, 1, why("empty", "empty: not a narrator journal"))
     header = _header(path, complete[0])
     contents = JournalContents(header, [], False, torn)
     offset = len(complete[0]) + 1
@@ -359,13 +388,13 @@ def read(path: Path, salvage: bool = False) -> JournalContents:
         try:
             obj = json.loads(line.decode("utf-8"))
         except UnicodeDecodeError:
-            problem = "not text (damaged bytes)"
+            problem = why("not_text", "not text (damaged bytes)")
         except json.JSONDecodeError as exc:
-            problem = f"damaged line ({exc.msg})"
+            problem = why("not_json", f"damaged line ({exc.msg})", column=exc.colno)
         else:
             problem = _body_line(obj, contents, n)
         if problem is None and contents.finished and n < len(complete):
-            problem = "a line after the end of the game"
+            problem = why("after_end", "a line after the end of the game")
         if problem is not None:
             damage = Damage(n, problem, offset, len(complete) - n + 1)
             if salvage:
@@ -379,50 +408,59 @@ def read(path: Path, salvage: bool = False) -> JournalContents:
     return contents
 
 
+NOT_A_JOURNAL = Why("not a narrator journal (its first line is not a journal header)", "not_journal")
+
+
 def _header(path: Path, line: bytes) -> dict:
     try:
         header = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise DamagedJournal(path, 1, "not a narrator journal (its first line is not a journal header)") from None
+        raise DamagedJournal(path, 1, NOT_A_JOURNAL) from None
     if not isinstance(header, dict) or "journal" not in header:
-        raise DamagedJournal(path, 1, "not a narrator journal (its first line is not a journal header)")
+        raise DamagedJournal(path, 1, NOT_A_JOURNAL)
     if header.get("journal") != FORMAT:
-        raise DamagedJournal(path, 1, f"a journal of another format ({header.get('journal')!r}; this narrator reads {FORMAT})")
+        found = repr(header.get("journal"))
+        raise DamagedJournal(path, 1, why("format", f"a journal of another format ({found}; this narrator reads {FORMAT})",
+                                          found=found, format=str(FORMAT)))
     if not isinstance(header.get("config_text"), str):
-        raise DamagedJournal(path, 1, "the header lacks the game's config (config_text)")
+        raise DamagedJournal(path, 1, why("no_config", "the header lacks the game's config (config_text)"))
     if not isinstance(header.get("config_path", ""), str) or not isinstance(header.get("mode", {}), dict):
-        raise DamagedJournal(path, 1, "the header is damaged (config_path or mode)")
+        raise DamagedJournal(path, 1, why("header", "the header is damaged (config_path or mode)"))
     header.setdefault("config_path", str(path))
     header.setdefault("mode", {})
     return header
 
 
-def _body_line(obj, contents: JournalContents, n: int) -> str | None:
+def _body_line(obj, contents: JournalContents, n: int) -> Why | None:
     if not isinstance(obj, dict) or set(obj) not in _LINE_KINDS:
         keys = ", ".join(sorted(obj)) if isinstance(obj, dict) else type(obj).__name__
-        return f"not a journal line ({keys})"
+        return why("not_line", f"not a journal line ({keys})", keys=keys)
     if not isinstance(obj["t"], (int, float)) or isinstance(obj["t"], bool):
-        return "damaged time stamp"
+        return why("time", "damaged time stamp")
     if "end" in obj:
         if obj["end"] is not None and not isinstance(obj["end"], str):
-            return "damaged end of game"
+            return why("end", "damaged end of game")
         contents.finished = True
     elif "timer" in obj:
         number, left = obj["timer"], obj["left"]
         if (not isinstance(number, int) or isinstance(number, bool) or number < 1
                 or not isinstance(left, (int, float)) or isinstance(left, bool) or not 0 <= left < 1e6):
-            return "damaged timer mark"
+            return why("timer", "damaged timer mark")
         contents.timer_mark = (number, float(left))
     elif "revealed" in obj:
         seat = obj["revealed"]
         if not isinstance(seat, int) or isinstance(seat, bool):
-            return "damaged reveal mark"
+            return why("reveal", "damaged reveal mark")
         contents.revealed.append(seat)
     else:
+        kind = obj["event"].get("type") if isinstance(obj["event"], dict) else None
+        if isinstance(obj["event"], dict) and (not isinstance(kind, str) or kind not in EVENT_TYPES):
+            # written by another version, or edited by hand: named in the table's words
+            return why("event_type", f"not a game event (unknown event type {kind!r})", type=repr(kind))
         try:
             event = event_from_dict(obj["event"])
         except (ValueError, TypeError, KeyError) as exc:
-            return f"not a game event ({exc})"
+            return why("event", f"not a game event ({exc})", error=str(exc))
         contents.events.append(event)
         contents.lines.append(n)
     return None

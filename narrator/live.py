@@ -29,6 +29,27 @@ log = logging.getLogger(__name__)
 # how often a running day timer notes in the journal what it has left: after a crash the speaker
 # gets at most this much more than he had, never a fresh minute
 MARK_EVERY = 5.0
+# how often a step waiting for its line to be heard looks whether the speaker went quiet without
+# saying so (only a stalled device does): the speaker's own word starts the timer
+HEARD_WATCH = 1.0
+
+
+# Records after which the lines of a new step begin: the step's opening lines come after them, and
+# what was said before them closed the step before ("Thank you, player 1. Time is up.")
+STEP_STARTS = frozenset({"phase", "speech", "vote_open"})
+# Lines that tell the outcome of the step just ended — a time up, a count of hands, an accusation
+# that fell — said in the same breath as the next step's opening: on a resume they are old news
+# about somebody else, and the table hears only where it is now ("Player 2, you have 55 seconds.")
+STEP_RESULTS = frozenset({"time_up", "vote_count", "hand_vote_count", "accusation_count", "accusation_falls",
+                          "execution_count", "spared", "nominated_by", "withdrawn_by"})
+
+
+def _step_opening(effects: list) -> list[Say]:
+    """The public lines that opened the running step, from the effects since the last step began."""
+    said = [e for e in effects if isinstance(e, Say)]
+    while said and said[0].line in STEP_RESULTS:
+        said.pop(0)
+    return said
 
 
 class Output(Protocol):
@@ -113,8 +134,9 @@ class LiveSession:
     def start_effects(self, replayed: list[Event] | None = None, timer_mark: tuple[int, float] | None = None) -> list[Effect]:
         """Start the game, or rebuild it from journaled events (resume); returns what to show now.
         On a resume: "The game goes on where it stopped.", the lines that opened the running
-        phase ("The Sheriff wakes up…", "Player 3, you have a minute.") said again — the table
-        stopped in the middle of it and must hear where it is — then its timer, and the private
+        step ("The Sheriff wakes up…", "Player 3, you have a minute.") said again — the table
+        stopped in the middle of it and must hear where it is; not the news that closed the step
+        before it in the same breath ("Thank you, player 2. Time is up.") — then its timer, and the private
         lines told since it started, to their seats again: a crash may have come between the
         journal and the screen, and the step they belong to (his step, his phone) is the one
         still running. The lines said again are public lines (a night step's are the same
@@ -130,19 +152,31 @@ class LiveSession:
         told: list[Tell] = []
         opening: list[Say] = []  # the public lines of the moment the running phase began
         count = 0
+        openings: dict[str, list[Say]] = {}  # the opening lines of each step of this phase so far
         for ev in replayed:
             batch = self.session.feed(ev)
+            since = 0  # where the running step's own lines begin in this batch
             for i, e in enumerate(batch):
                 if isinstance(e, Timer):
                     last_timer = e
                     count += 1 if e.name else 0
-                    opening = [s for s in batch[:i] if isinstance(s, Say)]
+                    if e.name:
+                        # a step opened again by what happened in it (the last call after each
+                        # nomination, hungariq's day after an accusation fell) is announced as it
+                        # was opened, not as the news that opened it again
+                        opening = _step_opening(batch[since:i]) or openings.get(e.name, [])[-1:]
+                        openings[e.name] = opening
+                    since = i + 1
                     told = []
+                elif isinstance(e, Record) and e.entry.get("type") in STEP_STARTS:
+                    since = i + 1
+                    if e.entry.get("type") == "phase":
+                        openings = {}
+                        if e.entry.get("phase") in ("night", "day"):
+                            self.told_tonight = []
                 elif isinstance(e, Tell):
                     told.append(e)
                     self.told_tonight.append(e)
-                elif isinstance(e, Record) and e.entry.get("type") == "phase" and e.entry.get("phase") in ("night", "day"):
-                    self.told_tonight = []
         running = [*opening, last_timer] if last_timer and last_timer.name else []
         # dispatching the running timer again counts it again: it keeps its number
         self._timer_count = count - 1 if running else count
@@ -227,7 +261,8 @@ class LiveSession:
         except InputError as exc:
             if exc.line:
                 return self._answer(Answer(exc.line, exc.params), detail=str(exc))
-            return self._answer(Answer("bad_input", {"reason": str(exc)}), detail=str(exc))
+            # the reason in the table's language: "Nicht verstanden: tap nimmt einen Platz und ein Ziel …"
+            return self._answer(Answer("bad_input", {"reason": exc.explained(self.voice)}), detail=str(exc))
         if isinstance(item, Talk):
             return
         self._apply(item)
@@ -282,32 +317,56 @@ class LiveSession:
         """Seconds of narration queued and not yet played (0 without a speaker)."""
         return max((out.queued_seconds() for out in self.outputs if hasattr(out, "queued_seconds")), default=0.0)
 
-    def _arm_after_narration(self, seconds: float, token: int | None = None) -> None:
+    def _arm_after_narration(self, seconds: float) -> None:
         """A phase starts when its line has been heard, not when it was queued: a night step must
         not run out while the narrator is still explaining the keypad, and every step lasts its
-        line plus its time, to the sample, however long rendering the line took."""
-        if token is not None and token != self._timer_token:
-            return  # cancelled (a newer phase, or a pause) while the narrator was talking
-        ahead = self.narration_ahead()
-        if ahead <= 0.005:
-            return self._arm(seconds)
-        if token is None:
-            self._timer_token += 1
-            token = self._timer_token
-        self._timer_deadline = self.loop.time() + ahead + seconds  # for the countdowns meanwhile
-        # looked at again every quarter second: a line still being rendered has only an estimated length
-        self._timer_handle = self.loop.call_later(min(ahead, 0.25), self._arm_after_narration, seconds, token)
-
-    def _arm(self, seconds: float) -> None:
+        line plus its time, to the sample, however long rendering the line took. The speaker says
+        when its last sample is heard (an event from its audio thread, with the moment), so the
+        timer starts then — the same for every step and every player, whoever is awake."""
+        speakers = [out for out in self.outputs if hasattr(out, "when_heard")]
         self._timer_token += 1
         token = self._timer_token
-        self._timer_deadline = self.loop.time() + seconds
-        self._timer_handle = self.loop.call_later(seconds, self.queue.put_nowait, ("timeout", token, "clock"))
+
+        def heard(at: float) -> None:  # on the audio thread
+            self.loop.call_soon_threadsafe(self._heard, token, seconds, at)
+
+        if not any(out.when_heard(heard) for out in speakers[:1]):
+            return self._arm(seconds)
+        self._timer_deadline = self.loop.time() + self.narration_ahead() + seconds  # for the countdowns meanwhile
+        # a speaker that stops playing (a device unplugged) must not hold the game for ever: looked
+        # at now and then, a queue found empty starts the timer as if it had said so
+        self._timer_handle = self.loop.call_later(HEARD_WATCH, self._heard_watch, token, seconds)
+
+    def _heard(self, token: int, seconds: float, at: float) -> None:
+        if token != self._timer_token:
+            return  # cancelled (a newer phase, or a pause) while the narrator was talking
+        self._arm(seconds, at)
+
+    def _heard_watch(self, token: int, seconds: float, quiet: bool = False) -> None:
+        if token != self._timer_token:
+            return
+        if self.narration_ahead() <= 0.005:
+            if quiet:  # quiet at two looks and still no word from the speaker: it will not come
+                return self._arm(seconds)
+            # the speaker's word may be on its way to the loop this very moment: a moment more
+            self._timer_handle = self.loop.call_later(0.2, self._heard_watch, token, seconds, True)
+            return
+        self._timer_handle = self.loop.call_later(HEARD_WATCH, self._heard_watch, token, seconds)
+
+    def _arm(self, seconds: float, start: float | None = None) -> None:
+        """Run the timer for `seconds` from `start` (the loop's clock, time.monotonic; now by default)."""
+        if self._timer_handle is not None:
+            self._timer_handle.cancel()  # the watch over the narration, when the speaker said it first
+        self._timer_token += 1
+        token = self._timer_token
+        start = self.loop.time() if start is None else start
+        self._timer_deadline = start + seconds
+        self._timer_handle = self.loop.call_at(start + seconds, self.queue.put_nowait, ("timeout", token, "clock"))
         if self._cue is not None and seconds > self._cue.cue:
-            self._cue_handle = self.loop.call_later(seconds - self._cue.cue, self.queue.put_nowait, ("cue", token, "clock"))
+            self._cue_handle = self.loop.call_at(start + seconds - self._cue.cue, self.queue.put_nowait, ("cue", token, "clock"))
         if self._marked():
             self._mark(seconds)
-            self._tick_handle = self.loop.call_later(MARK_EVERY, self.queue.put_nowait, ("tick", token, "clock"))
+            self._tick_handle = self.loop.call_at(start + MARK_EVERY, self.queue.put_nowait, ("tick", token, "clock"))
 
     def _marked(self) -> bool:
         """Whether the running timer's time left is noted in the journal: a day timer's is. A night

@@ -27,8 +27,11 @@ class ReplayResult:
 
 
 def replay(text: str, config: Config, out: IO[str] | None = None, name: str = "<transcript>") -> ReplayResult:
+    """Play a transcript. The protocol (JSON Lines, to `out`) is the machine's record and stays as it
+    is; the problems and notes are for a person, in the table's language (the config's)."""
     session = Session(config, fixed_night_steps=False)
     result = ReplayResult(session)
+    voice = session.voice
 
     def emit(effects) -> None:
         entries = protocol.entries(effects, session.voice)
@@ -39,26 +42,24 @@ def replay(text: str, config: Config, out: IO[str] | None = None, name: str = "<
     emit(session.start())
     dealt = False
     for number, line in enumerate(text.splitlines(), start=1):
+        where = f"{name}:{number}"
         try:
             item = session.parse(line)
         except InputError as exc:
             answer = f" ({session.render(exc.line, exc.params)})" if exc.line else ""
-            result.problems.append(f"{name}:{number}: {exc}{answer}")
+            result.problems.append(f"{where}: {exc.explained(voice)}{answer}")
             emit([])
             continue
         if item is None:
             continue
         if isinstance(item, Talk):
             # a recogniser delivers only commands; a typed sentence that is none is worth a word
-            result.notes.append(f"{name}:{number}: no command in {shown(item.text)}; taken as table talk")
+            result.notes.append(voice.cli_text("replay_talk", {"where": where, "text": shown(item.text)}))
             continue
         if not dealt and not isinstance(item, Deal) and session.game.state == "setup":
             auto = session.dealing_event()
             if auto is None:
-                result.problems.append(
-                    f"{name}:{number}: the roles are not dealt: start the transcript with a deal line "
-                    "or set [dealing] mode = \"seeded\" or \"fixed\" in the config"
-                )
+                result.problems.append(voice.cli_text("replay_no_deal", {"where": where}))
                 break
             emit(session.feed(auto))
         dealt = dealt or isinstance(item, Deal)
@@ -66,8 +67,8 @@ def replay(text: str, config: Config, out: IO[str] | None = None, name: str = "<
         emit(effects)
         for e in effects:
             if isinstance(e, Reject):
-                result.problems.append(f"{name}:{number}: refused: {session.render(e.line, e.args)}")
+                result.problems.append(voice.cli_text("replay_refused", {"where": where, "answer": session.render(e.line, e.args)}))
     result.finished = session.game.state == "over"
     if not result.finished:
-        result.problems.append(f"{name}: the transcript ended while the game was waiting for {session.awaiting_text()}")
+        result.problems.append(voice.cli_text("replay_waiting", {"where": name, "what": session.awaiting_text()}))
     return result

@@ -148,3 +148,32 @@ def test_the_default_record_lives_in_the_users_data_directory(tmp_path):
     r = run("club", env=env)
     assert r.returncode == 0 and (tmp_path / "data" / "narrator" / "club.sqlite").exists()
     assert club.default_path().name == "club.sqlite"
+
+
+def test_a_club_reads_its_record_in_the_language_it_plays_in(club, tmp_path):
+    """A Swedish club's record, read with no flag at all: its games were all played in Swedish, so
+    the table speaks Swedish; a Russian club's config makes it Russian, --language overrides both.
+    --csv keeps its English keys for spreadsheets and scripts."""
+    d, _ = club
+    db = tmp_path / "sv.sqlite"
+    r = run("club", "--database", str(db), "--config", str(d / "sverige.toml"), "import", *map(str, (d / "sv").glob("*.jsonl")))
+    assert r.returncode == 0 and "nya spel importerade: 6" in r.stdout, r.stdout + r.stderr
+    r = run("club", "--database", str(db))
+    assert r.returncode == 0, r.stderr
+    assert "Klubbens statistik: 6 spel" in r.stdout and "Spelare" in r.stdout and "Per roll" in r.stdout
+    assert "Maffian" in r.stdout and "Player" not in r.stdout
+    ru = tmp_path / "ru.toml"
+    ru.write_text(f'variant = "classic"\nlanguage = "ru"\n[club]\ndatabase = "{db}"\n', encoding="utf-8")
+    r = run("club", "--config", str(ru))
+    assert "Рейтинг клуба: 6 игр" in r.stdout and "Игрок" in r.stdout and "По ролям" in r.stdout, r.stdout
+    assert "Шериф" in r.stdout or "Доктор" in r.stdout  # the roles in the club's words, as the game report names them
+    r = run("club", "--config", str(ru), "--language", "de")
+    assert "Die Bilanz des Clubs: 6 Spiele" in r.stdout and "Spieler" in r.stdout
+    r = run("club", "--config", str(ru), "--since", "gestern")
+    assert r.returncode == 2 and "--since принимает дату вида 2026-11-01, а не 'gestern'" in r.stderr
+    r = run("club", "--config", str(ru), "--csv")
+    assert r.stdout.splitlines()[0] == "player,scope,key,games,wins,win_rate,killed_first_night,checks_found_mafia"
+    r = run("club", "--database", str(tmp_path / "empty.sqlite"), "--language", "hu")
+    assert "Még nincs játék" in r.stdout
+    r = run("club", "--database", str(db), "--language", "xx")
+    assert r.returncode == 2 and "Traceback" not in r.stderr

@@ -189,7 +189,7 @@ def test_markup_in_a_transcript_is_quoted_literally(tmp_path):
     assert "game.txt:2: tap seat must be a seat number, not '[/]'" in r.stderr
     assert "game.txt:3: tap target must be a seat number, not '[bold]x'" in r.stderr
     assert "no command in '[red]hello[/]'" in r.stderr
-    assert "game.txt:5: not a valid nominate sentence" in r.stderr
+    assert "game.txt:5: not a valid sentence for a command: \"I'm submitting player number ³\"" in r.stderr
     assert "game.txt:6: tap target must be a seat number (written with the digits 0-9" in r.stderr
 
 

@@ -371,3 +371,79 @@ def test_at_a_terminal_a_crash_in_the_reveal_resumes_the_same_deal_from_the_next
     after = read(journal)
     assert after.events == dealt.events                    # the same deal, applied once
     assert after.revealed == list(range(1, 11))
+
+
+# ---------------------------------------------------------------- a damaged journal, in the table's words
+def table_journal(tmp_path: Path, lang: str) -> Path:
+    """The journal of a classic game at a table that plays in `lang`: night zero over, player 1
+    nominated 3 and spoke, player 2 speaks."""
+    from narrator.flow.events import EndSpeech, Nominate, Timeout
+    from narrator.session import Session
+
+    text = CONFIG.replace('language = "en"', f'language = "{lang}"')
+    j = Journal.create(tmp_path / "game.jsonl", "club.toml", text, {})
+    session = Session(parse_config(text, "club.toml"))
+    for ev in [session.dealing_event(), Timeout(), Timeout(), Timeout(), Nominate(3), EndSpeech(), Nominate(4)]:
+        j.append(ev)
+    j.close()
+    return tmp_path / "game.jsonl"
+
+
+def damage_as_met(path: Path, kind: str) -> int:
+    """Damage the journal as a table meets it; returns the line named."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if kind == "edited by hand":
+        lines[5] = lines[5].replace('"nominate"', '"teleport"')
+    elif kind == "not JSON":
+        lines[5] = lines[5][:30]
+    elif kind == "not a journal line":
+        lines[5] = '{"t": 1, "evnt": {"type": "end_speech"}}'
+    elif kind == "another version":
+        lines[0] = lines[0].replace('"journal": 1', '"journal": 2')
+        path.write_text("\n".join(lines), encoding="utf-8")
+        return 1
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return 6
+
+
+WORDS = {
+    "ru": {"error": "ошибка", "edited by hand": "это не игровое событие (неизвестный тип события 'teleport')",
+           "not JSON": "строка повреждена, это не JSON", "not a journal line": "это не строка журнала (в ней: evnt, t)",
+           "another version": "журнал другой версии narrator (формат 2, эта версия читает 1)",
+           "way on": "narrator resume --journal {path} --repair", "anew": "или начните рядом новую игру",
+           "torn": "последняя строка оборвалась"},
+    "hu": {"error": "hiba", "edited by hand": "nem játékesemény (ismeretlen eseménytípus: 'teleport')",
+           "not JSON": "sérült sor, nem JSON", "not a journal line": "nem naplósor (evnt, t)",
+           "another version": "egy másik narrator-verzió naplója (2. formátum",
+           "way on": "narrator resume --journal {path} --repair", "anew": "vagy kezdj mellette új játékot",
+           "torn": "az utolsó sor csonka lett"},
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "hu"])
+@pytest.mark.parametrize("kind", ["edited by hand", "not JSON", "not a journal line", "another version"])
+def test_a_damaged_journal_is_named_in_the_tables_language_with_the_ways_on(kind, lang, tmp_path):
+    """The file, the line, what is wrong with it, and what can be done — resume up to the last good
+    line, or start a new game beside it — in the language the game was played in."""
+    path = table_journal(tmp_path, lang)
+    line = damage_as_met(path, kind)
+    r = narrator(["resume", "--journal", str(path)], tmp_path, stdin="")
+    words = WORDS[lang]
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"{words['error']} {path}:{line}: {words[kind]}" in r.stderr, r.stderr
+    if line > 1:
+        assert words["way on"].format(path=path) in r.stderr
+    assert words["anew"] in r.stderr and "narrator play --new" in r.stderr
+    told = r.stderr.replace(str(path), "F")
+    assert "not a" not in told and "damaged" not in told and "error" not in told
+
+
+@pytest.mark.parametrize("lang", ["ru", "hu"])
+def test_a_last_line_cut_by_a_power_cut_is_named_as_left_out_and_the_game_goes_on(lang, tmp_path):
+    path = table_journal(tmp_path, lang)
+    raw = path.read_bytes()
+    path.write_bytes(raw[:-12])  # the power went while the last input was written
+    r = narrator(["resume", "--journal", str(path), "--voice", "text"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert f"{path}:8: {WORDS[lang]['torn']}" in r.stderr, r.stderr
+    assert len(read(path).events) == 6  # that input was never applied

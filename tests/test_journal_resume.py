@@ -159,3 +159,61 @@ def test_after_a_crash_resume_alone_finds_the_game_the_config_journals_elsewhere
     assert resume.returncode == 0, err
     assert "game over: The town wins." in out
     assert read(tmp_path / "club-journal.jsonl").finished
+
+
+def killed_after_lines(lines: list[str], tmp_path: Path) -> Path:
+    """A real `narrator play` that took these typed lines, then died of kill -9: its journal."""
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(CONFIG)
+    journal = tmp_path / "journal.jsonl"
+    play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
+    play.stdin.write("\n".join(lines) + "\n")
+    play.stdin.flush()
+    wait_for_events(journal, len(lines) + 1)
+    play.send_signal(signal.SIGKILL)
+    play.wait(timeout=10)
+    return journal
+
+
+NIGHT_ZERO = ["timeout"] * 3
+DAY_ONE = NIGHT_ZERO + typed_lines()[3:15]  # every speech of day 1 (3 and 4 nominated)
+
+
+@pytest.mark.parametrize("lines,opening", [
+    # player 1's minute ran out (seed 004 §4.3): the table hears whose turn it is, not "Thank you,
+    # player 1. Time is up." again — news of somebody else's speech
+    (NIGHT_ZERO + ["say I'm submitting player number three", "timeout"], ["Player 2, you have"]),
+    # in the middle of the vote (seed 004 §4.4): the order of the vote, not the read-back of the nominees
+    (DAY_ONE + ["tap 1 3", "tap 2 4"], ["We vote in this order: 3 and 4. Vote now."]),
+    # in the last words of the player voted out (the silent votes go to 4, the last candidate, seed
+    # 004 §4.4): his turn, not the count of hands that sent him out
+    (DAY_ONE + ["tap 1 3", "tap 2 4", "tap 3 4", "timeout"], ["Player 4, your last words."]),
+], ids=["speech after a time-up", "mid-vote", "last words"])
+def test_a_resumed_day_says_only_where_the_table_is(lines, opening, tmp_path):
+    journal = killed_after_lines(lines, tmp_path)
+    resume = start(["resume", "--journal", str(journal)], tmp_path)
+    out, err = resume.communicate("quit\n", timeout=60)
+    said = [l[2:] for l in out.splitlines() if l.startswith("» ")]
+    assert said[0] == "The game goes on where it stopped."
+    assert len(said) == 1 + len(opening) and all(s.startswith(o) for s, o in zip(said[1:], opening)), said
+    assert "Time is up" not in out and "votes." not in out and "Nominated for the vote" not in out
+
+
+def test_a_last_call_opened_again_by_a_nomination_is_announced_as_the_last_call():
+    """sverige (seed 000): each nomination in the last call starts its 3 s again. Resumed there, the
+    table hears the last call, not "7 nominated by 3." — the news that restarted it."""
+    from narrator.config import parse_config
+    from narrator.flow.effects import Say
+    from narrator.flow.events import Deal, Nominate, Timeout
+    from narrator.live import LiveSession
+
+    cfg = parse_config('variant = "sverige"\nlanguage = "en"\nseats = 8\n[dealing]\nmode = "seeded"\nseed = 3\n', "club.toml")
+    live = LiveSession(cfg, None)
+    events = [live.session.dealing_event(), Timeout(), Timeout(), Timeout(), Nominate(7, 3)]
+    probe = LiveSession(cfg, None)
+    probe.start_effects()
+    for ev in events:
+        probe.session.feed(ev)
+    assert probe.game.state == "last_call", probe.game.state
+    said = [e.line for e in live.start_effects(replayed=events) if isinstance(e, Say)]
+    assert said == ["resuming", "last_call"], said

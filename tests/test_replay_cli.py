@@ -112,3 +112,64 @@ def test_a_table_without_a_speech_model_is_told_so_in_its_own_language(tmp_path)
     text = " ".join(r.stdout.split())
     assert "Ezen a gépen nem értem a magyar beszédet: a jelöléseket a konzolon kell begépelni." in text
     assert text.index("Üdvözlök") < text.index("Ezen a gépen")
+
+
+# the same game in each table's own sentences: a seat that is no seat, a typo, a tap without its
+# target, a sentence that is no command, the end of a speech
+SENTENCES = {"en": ("I'm submitting player number 42", "thank you"), "ru": ("выставляю игрока номер 42", "спасибо"),
+             "hu": ("jelölöm a 42 számú játékost", "köszönöm")}
+
+
+def bad_transcript(tmp_path, lang: str) -> Path:
+    nominate, thanks = SENTENCES[lang]
+    t = tmp_path / f"bad-{lang}.txt"
+    t.write_text(f"deal 1=sheriff 2=don 3=mafia 4=mafia\nsay {nominate}\nfrobnicate 3\ntap 3\n"
+                 f"say здравствуйте\nsay {thanks}\n", encoding="utf-8")
+    return t
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("ru", ["ошибка ", ":2: отклонено: Места 42 нет", ":3: неизвестная команда 'frobnicate'",
+            ":4: tap принимает место и цель", "примечание ", ":5: в 'здравствуйте' нет команды",
+            "запись закончилась, а игра ещё ждала: конца речи игрока 2"]),
+    ("hu", ["hiba ", ":2: elutasítva:", ":3: ismeretlen bevitel: 'frobnicate'", ":4: a tap egy helyet és egy célt vár",
+            ":5: ebben nincs parancs: 'здравствуйте'", "az átirat véget ért"]),
+])
+def test_replay_tells_a_person_in_the_tables_language_and_keeps_the_protocol_as_it_is(lang, words, tmp_path):
+    """What replay says to a person (stderr) is in the config's language; the protocol (stdout,
+    JSON Lines for machines) is the same in every language but for the narration's rendered text."""
+    t = bad_transcript(tmp_path, lang)
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(f'variant = "classic"\nlanguage = "{lang}"\n', encoding="utf-8")
+    r = narrator("replay", str(t), "--config", str(cfg))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)
+    assert "refused" not in r.stderr and "unknown input" not in r.stderr
+    english = narrator("replay", str(bad_transcript(tmp_path, "en")))
+    ours = [json.loads(line) for line in r.stdout.splitlines()]
+    theirs = [json.loads(line) for line in english.stdout.splitlines()]
+    # a protocol entry holds the narration's rendered text: the one thing a language changes
+    strip = lambda es: [{k: v for k, v in e.items() if k not in ("text",)} for e in es]  # noqa: E731
+    assert strip(ours) == strip(theirs) and len(ours) > 5
+
+
+@pytest.mark.parametrize("variant,lang,transcript,result", [
+    ("classic", "ru", "classic_ru_town_wins.txt", "игра окончена: Победа мирных жителей."),
+    ("sverige", "sv", "sverige_sv_simulated.txt", "spelet är slut: "),
+    ("grundregeln", "de", "grundregeln_de_simulated.txt", "Spiel vorbei: Die "),
+])
+def test_the_end_of_a_replayed_game_names_the_winner_as_the_variants_narrator_does(variant, lang, transcript, result, tmp_path):
+    """seed 003 speaks of the good and the evil side, seed 000 of the village: the replay's last line
+    names the winner in the words of that variant's narrator, in the table's language."""
+    from narrator.language import load_voice
+
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(f'variant = "{variant}"\nlanguage = "{lang}"\n', encoding="utf-8")
+    r = narrator("replay", str(TRANSCRIPTS / transcript), "--config", str(cfg), "--protocol", str(tmp_path / "p.jsonl"))
+    assert r.returncode == 0, r.stderr
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith(result), last
+    winner = json.loads((tmp_path / "p.jsonl").read_text(encoding="utf-8").splitlines()[-1])["winner"]
+    assert last.endswith(load_voice(lang, variant).winner(winner)), last
+    assert "game over" not in r.stderr

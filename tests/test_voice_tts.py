@@ -269,3 +269,20 @@ def test_the_microphone_stays_shut_until_the_last_word_has_left_a_slow_speaker(m
         player.render(10)
         time.sleep(0.01)
     assert time.perf_counter() - start >= 0.55 - 0.02
+
+
+def test_at_night_a_typed_line_that_is_no_input_is_never_answered_aloud(renderer):
+    """Only the awake role types at night: "Not understood: tap takes a seat and a target" said aloud
+    would tell the sleeping table that he is alive (seed 004 §4.2: the host answers silently). The
+    console shows it; the host's pause is still said; by day every answer is said."""
+    player = RecordingPlayer()
+    out = output(renderer, player)
+    out.handle(Record({"type": "phase", "phase": "night", "night": 1}), None)
+    out.handle(Reject("bad_input", {"reason": "tap takes a seat and a target"}), "Not understood: tap takes a seat and a target.")
+    out.handle(Reject("reject_unknown_input"), "I don't understand that input.")
+    assert player.played == []
+    out.handle(Reject("paused"), "The game is paused.")
+    assert len(player.played) == 1
+    out.handle(Record({"type": "phase", "phase": "day", "day": 2}), None)
+    out.handle(Reject("bad_input", {"reason": "x"}), "Not understood: x.")
+    assert len(player.played) == 2

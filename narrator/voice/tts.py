@@ -295,6 +295,10 @@ class Player:
         self.ambience = ambience
         self._idle_since: float | None = None
         self._lock = threading.Lock()
+        self.rate = sample_rate
+        # told, with the moment it is heard, when the last line queued has played out: the step
+        # timer starts then, to the sample, and not at the next look at the queue
+        self._heard: list = []
         self.stream = None
         # how long after the last sample is handed out the microphone stays shut
         self.echo_tail_s = ECHO_TAIL_S
@@ -330,6 +334,15 @@ class Player:
         with self._lock:
             self.queue.append((Cue(on), time.perf_counter()))
 
+    def when_heard(self, callback) -> bool:
+        """Call `callback(at)` (from the audio thread; `at` on time.monotonic's clock) when every line
+        queued now has been heard; False when none is queued, so the caller starts at once."""
+        with self._lock:
+            if self.current is None and not any(isinstance(item, Line) for item, _ in self.queue):
+                return False
+            self._heard.append(callback)
+            return True
+
     def queued_seconds(self) -> float:
         """How long the lines queued now will take to play: a timer starts when they are heard."""
         with self._lock:
@@ -347,6 +360,8 @@ class Player:
 
     def _fill(self, out: np.ndarray, frames: int) -> None:
         filled = 0
+        heard: list = []
+        now = time.monotonic()
         with self._lock:
             while filled < frames:
                 if self.current is None:
@@ -377,6 +392,10 @@ class Player:
                 pos += n
                 self.current = (line, index + 1, 0) if pos >= len(chunk) else (line, index, pos)
             out[filled:] = 0
+            if self._heard and self.current is None and not any(isinstance(item, Line) for item, _ in self.queue):
+                # the last sample is `filled` samples into this block, which is heard a latency from now
+                heard, self._heard = self._heard, []
+                at = now + filled / self.rate + self.latency()
             if self.ambience is not None:
                 noise = self.ambience.next(frames)
                 if noise is not None:
@@ -387,6 +406,18 @@ class Player:
                     self._idle_since = now
                 elif now - self._idle_since >= self.echo_tail_s:
                     self.narrating.clear()
+        for callback in heard:
+            try:
+                callback(at)
+            except Exception:  # noqa: BLE001 — the audio thread must go on playing whatever a listener does
+                pass
+
+    def latency(self) -> float:
+        """Seconds from a sample handed to the stream to its being heard (0 without a stream)."""
+        try:
+            return max(0.0, float(self.stream.latency)) if self.stream is not None else 0.0
+        except (TypeError, ValueError, AttributeError):
+            return 0.0
 
     def busy(self) -> bool:
         return self.narrating.is_set()
@@ -403,6 +434,9 @@ class Player:
 
 
 _SEAT_ONLY = re.compile(r"^[^{}]*\{seat\}[^{}]*$")
+# the answers the speaker says at night too: the host's pause and a stop of the game concern the
+# whole table and tell nothing of who is awake
+SAID_AT_NIGHT = frozenset({"paused", "resumed", "journal_failed"})
 
 
 def make_renderer(config) -> tuple[Renderer, str | None]:
@@ -458,6 +492,7 @@ class SpeechOutput:
         self.seats = config.seats
         self.speech_times = dict(config.timers)
         self._ahead: deque[str] = deque(self.public_texts() if prerender else ())
+        self.night = night
         if night:  # resumed in the middle of a night: the masking sound is already due
             self._cue(True)
         self._background = threading.Thread(target=self._work_ahead, name="narrator-tts-ahead", daemon=True)
@@ -560,6 +595,11 @@ class SpeechOutput:
         queued = getattr(self.player, "queued_seconds", None)
         return queued() if queued is not None else 0.0
 
+    def when_heard(self, callback) -> bool:
+        """`callback(at)` once the lines queued now have been heard (see Player.when_heard)."""
+        when = getattr(self.player, "when_heard", None)
+        return when(callback) if when is not None else False
+
     def _cue(self, on: bool) -> None:
         cue = getattr(self.player, "cue", None)
         if cue is not None:
@@ -568,9 +608,14 @@ class SpeechOutput:
     def handle(self, effect, text: str | None) -> None:
         if isinstance(effect, Record) and effect.entry.get("type") == "phase":
             # the masking sound fades in with "night falls" and out with "the city wakes up"
-            self._cue(effect.entry.get("phase") == "night")
+            self.night = effect.entry.get("phase") == "night"
+            self._cue(self.night)
             return
         if text is None:
+            return
+        if isinstance(effect, Reject) and self.night and effect.line not in SAID_AT_NIGHT:
+            # at night only the awake role types: "Not understood: tap takes a seat and a target"
+            # said aloud would tell the sleeping table that he is alive (the console shows it)
             return
         if isinstance(effect, Say) or (isinstance(effect, Reject) and effect.seat is None):
             # the text is the written line; the voice may pace it otherwise ([spoken] in voices/)
