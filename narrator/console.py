@@ -267,7 +267,9 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
             intro = None
         wait(voice.render("reveal_look", {"seat": seat}) + " ")
         role = deal_roles[seat]
-        console.print(Text("\n" + voice.render("your_role", {"seat": seat, "role": "@role_" + role}) + "\n", style="bold"))
+        own = f"your_role_{role}"  # «du tillhör maffian», not «du är maffia»
+        line = voice.render(own, {"seat": seat}) if own in voice.lines else voice.render("your_role", {"seat": seat, "role": "@role_" + role})
+        console.print(Text("\n" + line + "\n", style="bold"))
         if team_of(role) == "mafia":
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             # a lone mafioso (a small grundregeln table) read «Your mafia: .»

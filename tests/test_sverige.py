@@ -211,3 +211,17 @@ def test_after_a_night_without_a_save_the_doctor_may_guard_anyone_again():
     assert t.records("protect", batch) == [{"type": "protect", "by": 4, "seat": 10}]
     t.do("tap 5 3")
     assert "morning_attempt" in t.said()[-3:] and t.eliminated() == [(9, "shot"), (11, "shot")]  # 10 saved
+
+
+def test_an_extension_asked_for_before_the_time_is_up_and_a_foul_are_answered_by_what_the_rules_say():
+    """Seed 000 offers the time extension when the day's time runs out, and has no referee's fouls:
+    both are answered with the reason, not "I don't understand that input"."""
+    t = day_one()
+    assert t.refused("say extension").line == "reject_extension_not_yet"
+    assert t.refused("foul 3").line == "reject_no_fouls"
+    assert t.game.state == "discussion" and t.records("extension") == []
+
+
+def test_other_rules_have_no_time_extension():
+    t = Table(deal="1=don 2=mafia 3=mafia 4=sheriff", variant="classic", seats=10)
+    assert t.refused("extend").line == "reject_no_extension"

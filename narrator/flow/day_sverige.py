@@ -89,7 +89,7 @@ class SverigeGame(BaseGame):
 
     def day_extend(self, ev: Extend) -> None:
         if self.state != "discussion" or not self.offering:
-            raise Refused("reject_extension_used" if self.extension_used else "reject_unknown_input")
+            raise Refused("reject_extension_used" if self.extension_used else "reject_extension_not_yet")
         self.extension_used, self.offering = True, False
         self._record("extension", day=self.day)
         self._say_timed("extension_granted", "extension")

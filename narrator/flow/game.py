@@ -263,7 +263,7 @@ class BaseGame:
         raise Refused("reject_revoke_now")
 
     def day_extend(self, ev: Extend) -> None:
-        raise Refused("reject_unknown_input")
+        raise Refused("reject_no_extension")  # only seed 000 has the day's time extension
 
     def day_timeout(self) -> None:
         raise Refused("reject_no_timer")
@@ -708,7 +708,7 @@ class BaseGame:
 
     def _on_foul(self, ev: Foul) -> None:
         if not self.rules.get("fouls"):
-            raise Refused("reject_unknown_input")
+            raise Refused("reject_no_fouls")  # seeds 000, 001, 003 have no referee counting fouls
         self.day_foul(ev)
 
     def day_foul(self, ev: Foul) -> None:

@@ -503,7 +503,7 @@ class SpeechOutput:
         order of the voice file (the night's lines before the day's): rendered ahead."""
         texts = []
         for name, template in self.voice.lines.items():
-            if not isinstance(template, str) or name.startswith(("check_", "awaiting_", "step_", "state_")):
+            if not isinstance(template, str) or name.startswith(("check_", "awaiting_", "step_", "state_", "your_")):
                 continue  # check results are private; awaiting/step/state texts are console help
             if "{" not in template:
                 texts.append(self.voice.render(name, spoken=True))
