@@ -142,9 +142,12 @@ def status_text(live) -> str:
         timer += " · " + words(live, "status_paused")
     names = live.config.players
     alive = ", ".join(f"{s} {names[s]}" if s in names else str(s) for s in view["alive"])
+    nominations = ", ".join(map(str, view["nominations"])) or words(live, "status_no_nominations")
+    if view.get("vote_cancelled"):
+        nominations += " " + words(live, "status_vote_cancelled")
     return "\n".join((
         words(live, "status_state", state=state_name(live), day=str(view["day"]), alive=alive),
-        words(live, "status_more", nominations=", ".join(map(str, view["nominations"])) or words(live, "status_no_nominations"),
+        words(live, "status_more", nominations=nominations,
               fouls=", ".join(f"{s}:{n}" for s, n in view["fouls"].items()) or words(live, "status_no_fouls"), timer=timer),
         words(live, "status_waiting", what=live.session.awaiting_text()),
     ))

@@ -156,3 +156,20 @@ def test_the_report_of_a_removal_after_the_vote_names_the_next_day():
     page = report_of(t)
     assert "The next vote, on day 2, is cancelled (a player left the table)" in page
     assert "Today's vote is cancelled" not in page
+
+
+def test_status_shows_the_nominees_and_that_there_is_no_vote_today():
+    # after «Сегодняшнее голосование отменяется.» a referee who types `status` must not read the
+    # nominees as if a vote were coming
+    from narrator.console import status_text
+
+    printed, live = console_game(table("ru"), NIGHT_ZERO + [
+        "выставляю игрока номер 7", "спасибо", "выставляю игрока номер 5", "disqualify 9"])
+    assert "выставлены: 7, 5 (голосования сегодня нет)" in status_text(live)
+
+
+def test_status_before_any_removal_says_nothing_of_a_cancelled_vote():
+    from narrator.console import status_text
+
+    printed, live = console_game(table("ru"), NIGHT_ZERO + ["выставляю игрока номер 7"])
+    assert "7" in status_text(live) and "голосования сегодня нет" not in status_text(live)

@@ -39,6 +39,12 @@ class ClassicGame(BaseGame):
     def public_nominations(self) -> list[int]:
         return [s for _, s in self.nominations]
 
+    def public_view(self) -> dict:
+        view = super().public_view()
+        # said aloud at the removal (seed 004 §7): the nominees stand, but there is no vote today
+        view["vote_cancelled"] = self.cancel_vote_day == self.day and self.state != "night"
+        return view
+
     def vote_choices(self):
         if self.state in ("voting", "revote"):
             return "seat", list(self.candidates)
