@@ -13,8 +13,10 @@ console (never spoken) and the step runs to its end.
 from __future__ import annotations
 
 import json
+import time
 import os
 
+from test_answers_and_deals_words import on_a_terminal
 from test_console_hotseat import play_on_a_terminal, read_until
 
 from narrator.companion import KeypadInput
@@ -125,3 +127,52 @@ def test_a_long_number_on_the_keypad_is_no_seat_and_never_its_last_digits():
     for key in ("KP_5", "KP_Enter"):
         keypad.key(key)
     assert taken == [5]  # the buffer starts afresh after Enter
+
+
+def test_on_the_speaker_the_night_step_lasts_its_time_whatever_the_keypad_typed(tmp_path):
+    """The same German table with speech on, through ALSA's file plugin (tests/alsa_support.py):
+    while the mafia are awake the keypad takes a seat beyond the table, a `timeout` and their
+    shot. None of it is heard, and the silence between «Die Mafiosi erwachen…» and «Die Mafiosi
+    schließen die Augen.» is the step's configured time (no rain here, so the step is silence;
+    measured by hand, typed or not the night step was heard as 6.02 and 6.04 s)."""
+    import subprocess
+    import sys
+
+    import numpy as np
+    from alsa_support import Microphone, Speaker, asoundrc
+    from voice_support import need
+
+    need("espeak-ng", __import__("shutil").which("espeak-ng") is not None, "apt-get install espeak-ng")
+    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
+         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
+    speaker = Speaker(tmp_path / "speaker.raw")
+    mic = Microphone(tmp_path / "mic.raw")
+    asoundrc(tmp_path, tmp_path / "speaker.raw", tmp_path / "mic.raw")
+    config = CONFIG.replace("{journal}", str(tmp_path / "game.jsonl")).replace("seats = 6", "seats = 5")
+    config += '[voice]\nrate = 300\nambience = 0.0\n'
+    (tmp_path / "tisch.toml").write_text(config)
+    seen = bytearray()
+    try:
+        with on_a_terminal(["play", "--config", str(tmp_path / "tisch.toml"), "--voice", "speech"], tmp_path) as (play, master):
+            tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
+            assert read_until(master, "⏱".encode(), seen, timeout=120), tail()
+            for line in ("9", "timeout", "3"):
+                type_line(master, line)
+            assert read_until(master, b"Tag 1", seen, timeout=NIGHT_STEP + 60), tail()
+            assert read_until(master, "⏱".encode(), seen, times=2), tail()
+            time.sleep(3)  # the morning's lines reach the speaker
+            type_line(master, "quit")
+            play.wait(timeout=30)
+    finally:
+        speaker.close()
+        mic.close()
+    samples = speaker.samples().astype(np.int32)
+    frame = speaker.rate // 50
+    loud = np.array([np.abs(samples[i:i + frame]).max() > 300 for i in range(0, len(samples) - frame, frame)])
+    starts = np.flatnonzero(np.diff(loud.astype(int)) == -1) + 1  # speech → silence
+    ends = np.flatnonzero(np.diff(loud.astype(int)) == 1) + 1  # silence → speech
+    gaps = [(e - s) * 0.02 for s in starts for e in ends[ends > s][:1]]
+    night = max(gaps)
+    # the step's time plus the lines' own silent edges (espeak-ng pads a line by a few frames)
+    assert NIGHT_STEP - 0.05 <= night <= NIGHT_STEP + 0.25, f"the night step was heard as {night:.2f} s, not {NIGHT_STEP}"
+    assert b"Spieler 3" in seen[seen.rindex(b"Tag 1"):], tail()  # the shot was taken
