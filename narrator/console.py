@@ -172,11 +172,12 @@ def note(console: Console, text: str) -> None:
     console.print(Text.assemble(("·", "yellow"), " ", text))
 
 
-def console_line(live, raw: str, console: Console, keypad=None, on_start=None) -> None:
+def console_line(live, raw: str, console: Console, keypad=None, on_start=None, full_nights: bool = False) -> None:
     """One typed line: a console command, a keypad seat, or an input for the game.
 
     Whatever was typed gets an answer: a line that is no command is said to be none (the game
     ignores table talk, but a player at the keyboard must not wonder whether it was taken).
+    `full_nights`: the keypad is the table's terminal, so a `timeout` typed at night ends no step.
     """
     line = raw.strip().lstrip("\ufeff").strip()  # a pasted byte-order mark is no part of the word
     if not line:
@@ -194,6 +195,18 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None) -
         live.submit_control(lambda: console.print(Text(status_text(live))))
     elif not line.split("#", 1)[0].strip():
         note(console, words(live, "comment"))
+    elif word == "timeout" and full_nights:
+        # at a keypad table only an awake player can type it at night: a step cut short would tell
+        # the table its role is alive — and the host's `timeout` for a vote that had just closed by
+        # itself cut the mafia's step to half a second. Every step, alive or not, is refused alike;
+        # asked on the game's loop, as the line's turn comes, since the night may begin meanwhile.
+        def at_night() -> bool:
+            if live.game.state != "night":
+                return False
+            note(console, words(live, "timeout_at_night"))
+            return True
+
+        live.submit_line(line, refuse=at_night)
     else:
         if word not in ("deal", "say", "tap", "foul", "disqualify", "defeat", "timeout", "leave", "extend"):
             line = "say " + line  # a bare sentence is taken as heard at the table
@@ -221,11 +234,15 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
         tolerant_stdin()  # a terminal in another encoding must not end the input thread
         stream = sys.stdin
     console = console or Console(highlight=False)
+    # the keypad is typed on at the table's terminal: there night steps cannot be cut short. Lines
+    # piped in from a script drive the game as a transcript does, fast-forwarding its nights.
+    isatty = getattr(stream, "isatty", None)
+    full_nights = keypad is not None and bool(isatty and isatty())
 
     def run() -> None:
         for raw in stream:
             try:
-                console_line(live, raw, console, keypad, on_start)
+                console_line(live, raw, console, keypad, on_start, full_nights)
             except Exception as exc:  # noqa: BLE001 — the thread that reads the keyboard must live on
                 console.print(Text("✗ " + words(live, "not_taken", error=f"{type(exc).__name__}: {exc}"), style="red"))
 

@@ -114,8 +114,10 @@ class LiveSession:
     def submit_sentence(self, text: str, source: str = "voice") -> None:
         self._submit(("sentence", text, source))
 
-    def submit_line(self, text: str, source: str = "console") -> None:
-        self._submit(("line", text, source))
+    def submit_line(self, text: str, source: str = "console", refuse=None) -> None:
+        """`refuse()`, when given, is asked on the loop thread when the line's turn comes — in the
+        state the line would meet, not the one it was typed in; True keeps it from the game."""
+        self._submit(("line", (text, refuse) if refuse is not None else text, source))
 
     def submit_answer(self, line: str, source: str = "voice") -> None:
         """A public line answering input that never becomes an event ("say the number again")."""
@@ -245,6 +247,10 @@ class LiveSession:
             return self._dispatch([self._cue.cue_line()])  # "ten seconds": narration, not an input
         if self.paused and kind != "event":
             return self._answer(Answer("paused", {}))
+        if kind == "line" and isinstance(payload, tuple):
+            payload, refuse = payload
+            if refuse():
+                return
         if kind == "answer":
             if self.game.floor is None:
                 return  # the speech it was meant for is over: asking again would confuse the next one

@@ -10,7 +10,7 @@ screen (a Tell), never spoken.
 from __future__ import annotations
 
 from ..flow.events import Tap
-from ..language import seat_number
+from ..language import MAX_SEAT_DIGITS, seat_number
 
 # What the narrator reads out before the first night when the keypad is used (the sound of keys
 # must not tell which step has a living player): see docs/companion.md.
@@ -33,7 +33,9 @@ class KeypadInput:
         """One key as a keyboard reports it ('7', 'KP_7', 'Enter', 'KP_Enter', 'BackSpace')."""
         k = key[3:] if key.startswith("KP_") else key
         if len(k) == 1 and k.isdecimal():
-            self._digits = (self._digits + k)[-3:]
+            # a digit too many keeps the number too long, so Enter is answered as no seat: keeping
+            # only the last digits made a held-down 0 before "05" ("1005") a shot at seat 5
+            self._digits = (self._digits + k)[: MAX_SEAT_DIGITS + 1]
             return True
         if k in ("Enter", "Return", "\n", "\r"):
             digits, self._digits = self._digits, ""

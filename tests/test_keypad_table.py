@@ -1,0 +1,178 @@
+"""A German grundregeln table without phones plays its nights on the keypad in the middle of the
+table: `narrator play` on a pseudo-terminal, the awake mafia type the seat and Enter.
+
+Night steps last their full time whoever is awake or alive (seed 003: the game begins with the
+mafia's night; README: nobody may hear who is dead or who hesitated). At a keypad table only an
+awake player can type at night, so a typed `timeout` that ended a night step would tell the table
+its role is alive. Played here as it happened at the table: the final vote closed by itself with
+the last raised hand, the host typed `timeout` for it a moment later, and that `timeout` cut the
+mafia's first step of the night to half a second — they never chose. Now it is answered at the
+console (never spoken) and the step runs to its end.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import os
+
+from test_answers_and_deals_words import on_a_terminal
+from test_console_hotseat import play_on_a_terminal, read_until
+
+from narrator.companion import KeypadInput
+from narrator.language import load_voice
+
+NIGHT_STEP = 6
+
+CONFIG = f"""variant = "grundregeln"
+language = "de"
+seats = 6
+[dealing]
+mode = "fixed"
+roles = {{ 1 = "mafia", 2 = "mafia" }}
+[timers]
+discussion = 600
+vote = 60
+defence = 60
+night_step = {NIGHT_STEP}
+[input]
+engine = "none"
+[journal]
+path = "{{journal}}"
+"""
+
+MAFIA_WAKE = b"Mafiosi erwachen"
+
+
+def events(journal):
+    return [line for line in map(json.loads, journal.read_text().splitlines()[1:]) if "event" in line]
+
+
+def type_line(master, text: str) -> None:
+    os.write(master, text.encode() + b"\n")
+
+
+def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_path):
+    de = load_voice("de")
+    refused = de.console_text("timeout_at_night", {}).encode()
+    journal = tmp_path / "game.jsonl"
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, CONFIG.replace("{journal}", str(journal))) as (play, master):
+        tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
+        # night 0 (seed 003 begins with the mafia's night): a seat beyond the table is answered to
+        # the awake mafia, the typed `timeout` changes nothing, the keypad's 6 is their shot
+        assert read_until(master, MAFIA_WAKE, seen), tail()
+        assert read_until(master, "⏱".encode(), seen), tail()
+        type_line(master, "9")
+        assert read_until(master, "Es gibt keinen Platz 9".encode(), seen), tail()
+        type_line(master, "timeout")
+        assert read_until(master, refused, seen), tail()
+        type_line(master, "6")
+        assert read_until(master, b"Tag 1", seen, timeout=NIGHT_STEP + 30), tail()
+        assert read_until(master, "Diskutiert".encode(), seen), tail()
+        assert b"6" in seen[seen.rindex(b"Tag 1"):], tail()  # the morning names the mafia's victim
+
+        # day 1: discussion, everyone points, the two nominees defend, the final vote
+        type_line(master, "timeout")
+        assert read_until(master, "Zeigt auf".encode(), seen), tail()
+        for voter, target in ((1, 3), (2, 3), (3, 4), (4, 3), (5, 3)):
+            type_line(master, f"tap {voter} {target}")
+        # the last hand closes the vote by itself: the two with most votes defend
+        assert read_until(master, "Spieler 3, verteidige dich".encode(), seen), tail()
+        type_line(master, "timeout")
+        assert read_until(master, "Spieler 4, verteidige dich".encode(), seen), tail()
+        type_line(master, "timeout")
+        assert read_until(master, "endgültige Abstimmung".encode(), seen), tail()
+        for voter, target in ((1, 3), (2, 3), (3, 4), (4, 3)):
+            type_line(master, f"tap {voter} {target}")
+        assert read_until(master, "für Spieler 3".encode(), seen, times=7), tail()
+        # the last hand closes the vote by itself and the night falls; the host's `timeout`, meant
+        # for the vote, comes right behind it and reaches the game in the night
+        type_line(master, "tap 5 3\ntimeout")
+        assert read_until(master, refused, seen, times=2), tail()
+        type_line(master, "4")  # the mafia, still awake: the keypad's shot
+        assert read_until(master, b"Tag 2", seen, timeout=NIGHT_STEP + 30), tail()
+        assert b"Traceback" not in seen, tail()
+        type_line(master, "quit")
+        play.wait(timeout=30)
+
+    taken = events(journal)
+    kinds = [e["event"]["type"] for e in taken]
+    last_hand = max(i for i, e in enumerate(taken) if e["event"] == {"type": "tap", "seat": 5, "target": 3})
+    dawn = kinds.index("timeout", last_hand)
+    # the night's step ended on the game's clock, not on the typed `timeout`: its full length
+    assert taken[dawn]["t"] - taken[last_hand]["t"] >= NIGHT_STEP - 0.05, taken[last_hand:dawn + 1]
+    # the keypad's 4 reached the game as the shot of both living mafiosi, within the step
+    assert {"type": "tap", "seat": 1, "target": 4} in [e["event"] for e in taken[last_hand:dawn]]
+    assert {"type": "tap", "seat": 2, "target": 4} in [e["event"] for e in taken[last_hand:dawn]]
+    # night 0 too: its only timeout is the clock's, a full step after the deal
+    first_dawn = kinds.index("timeout")
+    assert taken[first_dawn]["t"] - taken[0]["t"] >= NIGHT_STEP - 0.05
+
+
+def test_a_long_number_on_the_keypad_is_no_seat_and_never_its_last_digits():
+    """A key held down or typed twice ("1005") was cut to its last three digits, 005: a shot at
+    seat 5 that nobody typed. The whole number is kept, and Enter leaves it to the console, which
+    answers it ("'10005' is not a seat number…") — the game never sees it."""
+    taken = []
+
+    class Live:
+        loop = type("Loop", (), {"call_soon_threadsafe": lambda self, f, target: taken.append(target)})()
+        game = type("G", (), {"state": "night"})()
+
+    keypad = KeypadInput(Live())
+    for key in ("KP_1", "KP_0", "KP_0", "KP_0", "KP_5"):
+        assert keypad.key(key)
+    assert keypad.key("KP_Enter") is False and taken == []
+    for key in ("KP_5", "KP_Enter"):
+        keypad.key(key)
+    assert taken == [5]  # the buffer starts afresh after Enter
+
+
+def test_on_the_speaker_the_night_step_lasts_its_time_whatever_the_keypad_typed(tmp_path):
+    """The same German table with speech on, through ALSA's file plugin (tests/alsa_support.py):
+    while the mafia are awake the keypad takes a seat beyond the table, a `timeout` and their
+    shot. None of it is heard, and the silence between «Die Mafiosi erwachen…» and «Die Mafiosi
+    schließen die Augen.» is the step's configured time (no rain here, so the step is silence;
+    measured by hand, typed or not the night step was heard as 6.02 and 6.04 s)."""
+    import subprocess
+    import sys
+
+    import numpy as np
+    from alsa_support import Microphone, Speaker, asoundrc
+    from voice_support import need
+
+    need("espeak-ng", __import__("shutil").which("espeak-ng") is not None, "apt-get install espeak-ng")
+    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
+         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
+    speaker = Speaker(tmp_path / "speaker.raw")
+    mic = Microphone(tmp_path / "mic.raw")
+    asoundrc(tmp_path, tmp_path / "speaker.raw", tmp_path / "mic.raw")
+    config = CONFIG.replace("{journal}", str(tmp_path / "game.jsonl")).replace("seats = 6", "seats = 5")
+    config += '[voice]\nrate = 300\nambience = 0.0\n'
+    (tmp_path / "tisch.toml").write_text(config)
+    seen = bytearray()
+    try:
+        with on_a_terminal(["play", "--config", str(tmp_path / "tisch.toml"), "--voice", "speech"], tmp_path) as (play, master):
+            tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
+            assert read_until(master, "⏱".encode(), seen, timeout=120), tail()
+            for line in ("9", "timeout", "3"):
+                type_line(master, line)
+            assert read_until(master, b"Tag 1", seen, timeout=NIGHT_STEP + 60), tail()
+            assert read_until(master, "⏱".encode(), seen, times=2), tail()
+            time.sleep(3)  # the morning's lines reach the speaker
+            type_line(master, "quit")
+            play.wait(timeout=30)
+    finally:
+        speaker.close()
+        mic.close()
+    samples = speaker.samples().astype(np.int32)
+    frame = speaker.rate // 50
+    loud = np.array([np.abs(samples[i:i + frame]).max() > 300 for i in range(0, len(samples) - frame, frame)])
+    starts = np.flatnonzero(np.diff(loud.astype(int)) == -1) + 1  # speech → silence
+    ends = np.flatnonzero(np.diff(loud.astype(int)) == 1) + 1  # silence → speech
+    gaps = [(e - s) * 0.02 for s in starts for e in ends[ends > s][:1]]
+    night = max(gaps)
+    # the step's time plus the lines' own silent edges (espeak-ng pads a line by a few frames)
+    assert NIGHT_STEP - 0.05 <= night <= NIGHT_STEP + 0.25, f"the night step was heard as {night:.2f} s, not {NIGHT_STEP}"
+    assert b"Spieler 3" in seen[seen.rindex(b"Tag 1"):], tail()  # the shot was taken
