@@ -268,7 +268,7 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
         try:
             from .voice import start_listening
 
-            listener = start_listening(live.config, live)
+            listener = start_listening(live.config, live, host_screen=bool(handles))
             _better_ears_hint(live.config, listener, live.voice)
         except ImportError:
             say_error(_words(live.voice, "no_recognition_installed"), "", "yellow")

@@ -123,6 +123,11 @@ class LiveSession:
         """A public line answering input that never becomes an event ("say the number again")."""
         self._submit(("answer", line, source))
 
+    def submit_notice(self, line: str) -> None:
+        """A public line about the table's equipment ("the microphone has gone silent"), said
+        whatever the game is doing — paused or not, whoever holds the floor."""
+        self._submit(("notice", line, "device"))
+
     def submit_control(self, what) -> None:
         """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report)."""
         self._submit(("control", what, "console"))
@@ -245,6 +250,8 @@ class LiveSession:
             if payload != self._timer_token or self.paused or self._cue is None:
                 return
             return self._dispatch([self._cue.cue_line()])  # "ten seconds": narration, not an input
+        if kind == "notice":
+            return self._answer(Answer(payload, {}))
         if self.paused and kind != "event":
             return self._answer(Answer("paused", {}))
         if kind == "line" and isinstance(payload, tuple):

@@ -47,6 +47,7 @@ class Microphone:
         self.fd = os.open(path, os.O_RDWR)  # a writer exists, so ALSA's open does not block
         self.say: list[np.ndarray] = []
         self.stop = threading.Event()
+        self.unplugged = threading.Event()  # set: nothing comes through, as from a pulled plug
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
@@ -55,6 +56,10 @@ class Microphone:
         pending = np.zeros(0, np.int16)
         next_at = time.monotonic()
         while not self.stop.is_set():
+            if self.unplugged.is_set():
+                time.sleep(0.02)
+                next_at = time.monotonic()
+                continue
             if not len(pending) and self.say:
                 pending = self.say.pop(0)
             chunk, pending = (pending[:block], pending[block:]) if len(pending) else (silence(0.02), pending)

@@ -14,11 +14,12 @@ def make_speech_output(config, live):
     return SpeechOutput(config, live.narrating, night=getattr(game, "state", None) == "night")
 
 
-def start_listening(config, live):
-    """Listen to the microphone and submit heard commands to `live`; returns an object with `.stop()`."""
+def start_listening(config, live, host_screen: bool = False):
+    """Listen to the microphone and submit heard commands to `live`; returns an object with `.stop()`.
+    `host_screen`: a lost microphone names the host screen beside the console as the way on."""
     from .mic import start_listening as start
 
-    return start(config, live)
+    return start(config, live, host_screen)
 
 
 __all__ = ["AudioUnavailable", "ModelMissing", "VoiceError", "make_speech_output", "start_listening"]

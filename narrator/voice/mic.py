@@ -87,15 +87,29 @@ class VoiceInput:
         self.live.submit_sentence(heard.text, source="voice")
 
 
+LOST_AFTER_S = 3.0  # no block at all for this long: the microphone is gone
+
+
 class Microphone:
     """A sounddevice input stream whose blocks a worker thread hands to a VoiceInput."""
 
-    def __init__(self, voice_input: VoiceInput, device: int | None, block_ms: int = 20):
+    on_change = None
+    lost_after = LOST_AFTER_S
+    lost = False
+
+    def __init__(self, voice_input: VoiceInput, device: int | None, block_ms: int = 20, on_change=None,
+                 lost_after: float = LOST_AFTER_S):
         import sounddevice as sd
 
         self.input = voice_input
         self.blocks: queue.Queue = queue.Queue()
         self._stop = threading.Event()
+        # told False when the microphone has delivered nothing for `lost_after` seconds (a live
+        # stream sends a block every 20 ms, silence or not: nothing at all is a pulled plug), and
+        # True when blocks come again — so the table is never left talking to a deaf narrator
+        self.on_change = on_change
+        self.lost_after = lost_after
+        self.lost = False
         rate = voice_input.engine.sample_rate
         try:
             self.stream = sd.InputStream(samplerate=rate, channels=1, dtype="int16", device=device,
@@ -112,15 +126,29 @@ class Microphone:
         self.blocks.put((indata[:, 0].copy(), self.input.accepting()))
 
     def _run(self) -> None:
+        last = time.monotonic()
         while not self._stop.is_set():
             try:
                 block, accepting = self.blocks.get(timeout=0.1)
             except queue.Empty:
+                if not self.lost and time.monotonic() - last > self.lost_after and not self._stop.is_set():
+                    self._changed(False)
                 continue
+            last = time.monotonic()
+            if self.lost:
+                self._changed(True)
             try:
                 self.input.feed(block, accepting)
             except Exception:  # noqa: BLE001 - a recogniser hiccup must not kill the microphone
                 self.input.listener.reset()
+
+    def _changed(self, working: bool) -> None:
+        self.lost = not working
+        if self.on_change is not None:
+            try:
+                self.on_change(working)
+            except Exception:  # noqa: BLE001 - telling the table must not stop the microphone's thread
+                pass
 
     def stop(self) -> None:
         self._stop.set()
@@ -138,9 +166,11 @@ def engine_for(config, engine: str | None = None, lang: str | None = None) -> En
                        second_opinion=section["second_opinion"])
 
 
-def start_listening(config, live) -> Microphone:
-    """Open the microphone and listen for day commands; `.stop()` ends it."""
+def start_listening(config, live, host_screen: bool = False) -> Microphone:
+    """Open the microphone and listen for day commands; `.stop()` ends it. A microphone that stops
+    delivering (unplugged) is said to the table, with where nominations are made instead."""
     engine = engine_for(config)  # ModelMissing first: it names the fix, whatever the audio says
     device = resolve_device(config.section("input")["microphone"], "input")
     voice_input = VoiceInput(engine, live, config.section("input")["cancel_seconds"])
-    return Microphone(voice_input, device)
+    lost = "microphone_lost_host" if host_screen else "microphone_lost"
+    return Microphone(voice_input, device, on_change=lambda working: live.submit_notice("microphone_back" if working else lost))
