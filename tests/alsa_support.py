@@ -20,6 +20,23 @@ F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux's numbers, for a Py
 F_GETPIPE_SZ = getattr(fcntl, "F_GETPIPE_SZ", 1032)
 
 
+def sound_card(home: Path) -> tuple["Speaker", "Microphone"]:
+    """The card of files in `home` (its .asoundrc: speaker.raw and mic.raw), once espeak-ng and
+    PortAudio are known to be there (a clear failure in CI, a skip elsewhere)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from voice_support import need
+
+    need("espeak-ng", shutil.which("espeak-ng") is not None, "apt-get install espeak-ng")
+    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
+         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
+    speaker, mic = Speaker(home / "speaker.raw"), Microphone(home / "mic.raw")
+    asoundrc(home, home / "speaker.raw", home / "mic.raw")
+    return speaker, mic
+
+
 def asoundrc(home: Path, speaker: Path, microphone: Path) -> None:
     (home / ".asoundrc").write_text(
         "pcm.!default {\n  type asym\n"

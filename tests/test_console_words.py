@@ -300,15 +300,9 @@ def test_the_speaker_says_who_won_before_the_narrator_ends(tmp_path):
     closed the speaker the moment the game was over, while «Die gute Seite gewinnt» was still
     queued — the table saw the result on the screen and never heard it. The narrator now ends
     only once its last lines have been played."""
-    from alsa_support import Microphone, Speaker, asoundrc
-    from voice_support import need
+    from alsa_support import sound_card
 
-    need("espeak-ng", __import__("shutil").which("espeak-ng") is not None, "apt-get install espeak-ng")
-    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
-         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
-    speaker = Speaker(tmp_path / "speaker.raw")
-    mic = Microphone(tmp_path / "mic.raw")
-    asoundrc(tmp_path, tmp_path / "speaker.raw", tmp_path / "mic.raw")
+    speaker, mic = sound_card(tmp_path)
     cfg = tmp_path / "verein.toml"
     # four seats, the mafioso on 1: a night, one day, and he is lynched (seed 003: the good side wins)
     cfg.write_text('variant = "grundregeln"\nlanguage = "de"\nseats = 4\n[roles]\nmafia = 1\n[dealing]\nroles = { 1 = "mafia" }\n'

@@ -135,19 +135,10 @@ def test_on_the_speaker_the_night_step_lasts_its_time_whatever_the_keypad_typed(
     shot. None of it is heard, and the silence between «Die Mafiosi erwachen…» and «Die Mafiosi
     schließen die Augen.» is the step's configured time (no rain here, so the step is silence;
     measured by hand, typed or not the night step was heard as 6.02 and 6.04 s)."""
-    import subprocess
-    import sys
-
     import numpy as np
-    from alsa_support import Microphone, Speaker, asoundrc
-    from voice_support import need
+    from alsa_support import sound_card
 
-    need("espeak-ng", __import__("shutil").which("espeak-ng") is not None, "apt-get install espeak-ng")
-    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
-         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
-    speaker = Speaker(tmp_path / "speaker.raw")
-    mic = Microphone(tmp_path / "mic.raw")
-    asoundrc(tmp_path, tmp_path / "speaker.raw", tmp_path / "mic.raw")
+    speaker, mic = sound_card(tmp_path)
     config = CONFIG.replace("{journal}", str(tmp_path / "game.jsonl")).replace("seats = 6", "seats = 5")
     config += '[voice]\nrate = 300\nambience = 0.0\n'
     (tmp_path / "tisch.toml").write_text(config)

@@ -17,6 +17,7 @@ from narrator.config import default_config
 from narrator.flow.effects import Say
 from narrator.voice import tts
 from narrator.voice.tts import Renderer, SpeechOutput
+from test_voice_tts import RecordingPlayer
 from voice_support import need
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,17 +26,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @pytest.fixture(autouse=True)
 def espeak_ng():
     need("espeak-ng", shutil.which("espeak-ng") is not None, "apt-get install espeak-ng (.ci/apt-packages.txt)")
-
-
-class RecordingPlayer:
-    def __init__(self):
-        self.played = []
-
-    def play(self, samples):
-        self.played.append(samples)
-
-    def close(self):
-        pass
 
 
 def test_a_cache_folder_that_cannot_be_made_still_speaks_from_memory(tmp_path):

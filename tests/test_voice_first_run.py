@@ -6,7 +6,6 @@ in the terminal, what gives better ears."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -16,9 +15,9 @@ from rich.console import Console
 
 import numpy as np
 
-from alsa_support import Microphone, Speaker, asoundrc
+from alsa_support import Speaker, sound_card
 from narrator.config import default_config
-from voice_support import need, need_module
+from voice_support import need_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,12 +41,7 @@ def test_without_a_speaker_the_game_narrates_in_text_and_says_why_in_one_line(mo
 
 def test_narrator_play_with_no_options_speaks_and_points_to_better_ears(tmp_path):
     need_module("pocketsphinx", "pip install -e .[speech]")
-    need("libportaudio2", subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True).returncode == 0,
-         "apt-get install libportaudio2 (.ci/apt-packages.txt)")
-    need("espeak-ng", shutil.which("espeak-ng") is not None, "apt-get install espeak-ng")
-    speaker = Speaker(tmp_path / "speaker.raw")
-    mic = Microphone(tmp_path / "mic.raw")
-    asoundrc(tmp_path, tmp_path / "speaker.raw", tmp_path / "mic.raw")
+    speaker, mic = sound_card(tmp_path)
     (tmp_path / "models").mkdir()
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1",
            "NARRATOR_MODELS": str(tmp_path / "models")}

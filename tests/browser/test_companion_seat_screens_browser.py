@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
+from narrator.companion.testing import CLASSIC_DEAL, Table, until
 from narrator.config import parse_config
 from narrator.flow.events import EndSpeech, Nominate
 from chromium import expect, launched, need_browser
+from seat_pages import SMALL, chosen, data, seated, tap
 
-SMALL = {"width": 360, "height": 740}
 SHOTS = Path(os.environ.get("NARRATOR_SHOTS") or tempfile.mkdtemp(prefix="narrator-seats-"))
 DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
 
@@ -43,37 +43,8 @@ async def shot(page, name: str) -> Path:
     return path
 
 
-async def data(page, key: str) -> str:
-    return await page.evaluate(f"() => document.body.dataset.{key} || ''")
-
-
 async def buttons(page) -> list[str]:
     return await page.evaluate("() => Array.from(document.querySelectorAll('#grid button')).map(b => b.dataset.choice)")
-
-
-async def chosen(page) -> list[str]:
-    return await page.evaluate("() => Array.from(document.querySelectorAll('#grid button.chosen')).map(b => b.dataset.choice)")
-
-
-async def tap(page, choice) -> str:
-    acks = int(await data(page, "acks") or 0)
-    await page.locator(f'#grid button[data-choice="{choice}"]').click()
-    await page.wait_for_function(f"() => Number(document.body.dataset.acks || 0) > {acks}", timeout=10_000)
-    return await page.locator("#result").inner_text()
-
-
-async def seated(t: Table, browser, in_browser) -> tuple[dict, dict]:
-    """Browser pages for the seats `in_browser`, protocol phones for the rest; all joined."""
-    hub = t.companion.hub
-    base = f"http://127.0.0.1:{t.companion.port}"
-    pages = {s: await (await browser.new_context(viewport=SMALL)).new_page() for s in in_browser}
-    await asyncio.gather(*(pages[s].goto(f"{base}/#{hub.seat_tokens[s]}") for s in pages))
-    for s, page in pages.items():
-        await expect(page.locator("#seat")).to_have_text(hub.word("seat", seat=s))
-    others = {s: Phone(t.ws_url, hub.seat_tokens[s]) for s in range(1, 11) if s not in pages}
-    await asyncio.gather(*(p.join() for p in others.values()))
-    t.phones = others  # closed with the table
-    return pages, others
 
 
 async def night(t: Table, taps: dict[str, dict[int, int]], phones: dict) -> None:
