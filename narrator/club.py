@@ -338,6 +338,12 @@ def _show(conn, args, path, voice) -> int:
     except ValueError:
         _tell(voice, "error", voice.cli_text("club_since", {"value": repr(args.since)}))
         return 2
+    from .rules.variants import VARIANTS
+
+    if args.variant is not None and args.variant not in VARIANTS:
+        # a typo must not read as "no games yet"
+        _tell(voice, "error", voice.cli_text("club_variant", {"value": repr(args.variant), "known": ", ".join(VARIANTS)}))
+        return 2
     rows = standings(conn, since, args.variant)
     roles = by_role(conn, since, args.variant)
     if args.csv:

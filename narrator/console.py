@@ -20,6 +20,7 @@ from rich.text import Text
 
 from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
 from .inputs import InputError, Talk, shown
+from .language import seat_number
 from .rules.roles import team_of
 
 def words(live, name: str, **args) -> str:
@@ -219,7 +220,10 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
             return
         if isinstance(item, Talk):
             # ³ (AltGr+3) or ½ look like numbers; at night any number typed is meant as a seat
-            if any(c.isnumeric() and (not c.isdecimal() or live.game.state == "night") for c in item.text):
+            if item.text.strip().isdecimal() and seat_number(item.text.strip()) is None:
+                # digits, but too many for any seat (a held key): the digits were right, the seat is not
+                note(console, words(live, "no_such_seat_typed", text=shown(item.text.strip()), n=str(live.config.seats)))
+            elif any(c.isnumeric() and (not c.isdecimal() or live.game.state == "night") for c in item.text):
                 note(console, words(live, "not_a_seat", text=shown(item.text)))
             else:
                 note(console, words(live, "table_talk", text=shown(item.text)))

@@ -88,6 +88,9 @@ def test_filters_by_variant_and_date_and_the_table(club):
     assert rows(run("club", "--config", str(cfg), "--since", "2999-01-01", "--csv").stdout) == []
     r = run("club", "--config", str(cfg), "--since", "yesterday")
     assert r.returncode == 2 and "--since takes a date" in r.stderr
+    # a typo in the rule system is named, not read as "no games yet"
+    r = run("club", "--config", str(cfg), "--variant", "sverig")
+    assert r.returncode == 2 and "one of classic, sverige, hungariq, grundregeln, not 'sverig'" in r.stderr
     r = run("club", "--config", str(cfg))
     assert r.returncode == 0 and "Anna" in r.stdout and "Killed" in r.stdout and "By role" in r.stdout
 

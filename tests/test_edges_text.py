@@ -115,6 +115,8 @@ def test_typing_a_superscript_three_at_night_is_answered_and_the_console_lives_o
     live, printed = _console_game(["³", "٣", "9" * 4300, "\ufeffstatus", "x" * 10_000, "\x00\x07", "tap ³ 3", "# a note",
                                    "timeout", "status", "quit"])
     assert "'³' is not a seat number: type the seat with the digits 0-9" in printed
+    # 4,300 nines are digits all right: there is just no such seat (it was "not a seat number")
+    assert "there is no seat '" in printed and "the seats are 1 to 10" in printed
     assert "tap seat must be a seat number" in printed
     assert "(10000 characters)" in printed and "x" * 100 not in printed
     assert "a comment (after #)" in printed

@@ -113,7 +113,7 @@ def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_
 def test_a_long_number_on_the_keypad_is_no_seat_and_never_its_last_digits():
     """A key held down or typed twice ("1005") was cut to its last three digits, 005: a shot at
     seat 5 that nobody typed. The whole number is kept, and Enter leaves it to the console, which
-    answers it ("'10005' is not a seat number…") — the game never sees it."""
+    answers it ("there is no seat '10005'…") — the game never sees it."""
     taken = []
 
     class Live:
