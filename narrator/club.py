@@ -218,12 +218,10 @@ def register(sub) -> None:
 
 
 def _tell(voice, kind: str, text: str) -> None:
-    """An error or a note on stderr, in the club's language; a file or a player's name is never markup."""
-    from rich.console import Console
-    from rich.text import Text
+    """An error or a note on stderr (cli.say_error: printed literally), labelled in the club's language."""
+    from .cli import say_error
 
-    label = voice.cli_text(kind) if voice is not None else kind
-    Console(stderr=True, highlight=False, soft_wrap=True).print(Text.assemble((label, "red" if kind == "error" else "yellow"), " ", text))
+    say_error(text, voice.cli_text(kind) if voice is not None else kind, "red" if kind == "error" else "yellow")
 
 
 def club_voice(cfg, conn: sqlite3.Connection | None = None, language: str | None = None):

@@ -136,6 +136,13 @@ def test_each_language_answers_each_question_with_letters_that_never_mean_two_th
             assert f"[{voice.answers[c][0]}" in asked or f"/{voice.answers[c][0]}]" in asked, f"{lang} {question}: {c}"
 
 
+def answer_each_time_asked(master: int, asked: bytes, typed: list[str], seen: bytearray) -> None:
+    """Type the answers one by one, each once the question has been asked once more."""
+    for n, answer in enumerate(typed, start=1):
+        assert read_until(master, asked, seen, times=n), bytes(seen[-600:]).decode(errors="replace")
+        os.write(master, answer.encode() + b"\n")
+
+
 @pytest.mark.parametrize("lang, typed, resumed", [
     ("de", ["x", "weiter"], True),    # "weiterspielen": asked again after a letter that means nothing
     ("de", ["r"], True),              # the Latin letter still works
@@ -154,9 +161,7 @@ def test_the_unfinished_game_question_takes_the_tables_own_answer(lang, typed, r
     with on_a_terminal(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal", "--voice", "text"],
                        tmp_path) as (proc, master):
         asked = voice.cli_text("unfinished_ask").encode()
-        for n, answer in enumerate(typed, start=1):
-            assert read_until(master, asked, seen, times=n), bytes(seen[-600:]).decode(errors="replace")
-            os.write(master, answer.encode() + b"\n")
+        answer_each_time_asked(master, asked, typed, seen)
         if resumed:
             assert read_until(master, voice.render("resuming").encode(), seen), bytes(seen[-600:]).decode(errors="replace")
             assert not list(tmp_path.glob("game.unfinished-*.jsonl"))
@@ -187,9 +192,7 @@ def test_the_repair_question_takes_the_tables_own_yes_and_no(lang, typed, repair
     seen = bytearray()
     with on_a_terminal(["resume", "--journal", str(journal), "--voice", "text"], tmp_path) as (proc, master):
         asked = voice.cli_text("repair_ask").encode()
-        for n, answer in enumerate(typed, start=1):
-            assert read_until(master, asked, seen, times=n), bytes(seen[-600:]).decode(errors="replace")
-            os.write(master, answer.encode() + b"\n")
+        answer_each_time_asked(master, asked, typed, seen)
         if repaired:
             assert read_until(master, voice.render("resuming").encode(), seen), bytes(seen[-600:]).decode(errors="replace")
             assert (tmp_path / "game.jsonl.damaged-1").exists()

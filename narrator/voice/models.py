@@ -110,6 +110,15 @@ def offline(url: str, exc: Exception, what: str) -> str:
             "(a broken download resumes where it stopped)")
 
 
+def _hashed(path: Path):
+    """The MD5 of a file's bytes so far (a hashlib object: a download goes on updating it)."""
+    digest = hashlib.md5()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest
+
+
 def download(url: str, dest: Path, size: int | None = None, md5: str | None = None, out=sys.stderr) -> Path:
     """`url` into `dest` with a progress bar, resuming `dest.part` from where a broken download stopped;
     the size and MD5 are checked before the file takes its name, and a corrupt file is thrown away."""
@@ -118,11 +127,7 @@ def download(url: str, dest: Path, size: int | None = None, md5: str | None = No
     if size and have > size:
         part.unlink()
         have = 0
-    digest = hashlib.md5()
-    if have:
-        with part.open("rb") as fh:
-            while chunk := fh.read(1 << 20):
-                digest.update(chunk)
+    digest = _hashed(part) if have else hashlib.md5()  # a resumed download goes on from the part's bytes
     if not (size and have == size):
         request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
         try:
@@ -162,8 +167,7 @@ def download(url: str, dest: Path, size: int | None = None, md5: str | None = No
 
 
 def model_info(lang: str, base_url: str = BASE_URL) -> dict:
-    if lang not in OFFICIAL:
-        raise FetchError(f"no official small Vosk model for {lang!r}; known: {', '.join(sorted(OFFICIAL))}")
+    """The published entry of a language's official model (`fetch` has checked that there is one)."""
     name = OFFICIAL[lang]
     listing = read_json(base_url + "model-list.json", "the model list")
     for entry in listing:
@@ -227,12 +231,9 @@ def _install_copied(lang: str, zpath: Path, root: Path, base_url: str, out) -> P
             raise FetchError(f"{zpath} has {zpath.stat().st_size} bytes, the official {name}.zip {size}: "
                              "an unfinished or different download")
         if info.get("md5"):
-            digest = hashlib.md5()
-            with zpath.open("rb") as fh:
-                while chunk := fh.read(1 << 20):
-                    digest.update(chunk)
-            if digest.hexdigest() != info["md5"]:
-                raise FetchError(f"{zpath} is corrupt: MD5 {digest.hexdigest()}, expected {info['md5']}")
+            md5 = _hashed(zpath).hexdigest()
+            if md5 != info["md5"]:
+                raise FetchError(f"{zpath} is corrupt: MD5 {md5}, expected {info['md5']}")
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
