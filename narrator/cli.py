@@ -20,6 +20,7 @@ from . import journal as journals
 from .flow.events import Deal
 from .journal import DamagedJournal, Journal, JournalError, read
 from .rules.variants import VARIANTS
+from .worded import Worded
 
 # Adapters register their own subcommands (listen, devices, models, …) when installed.
 EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli", "narrator.report.cli")
@@ -176,9 +177,9 @@ def cmd_simulate(args) -> int:
 def _voice_words(voice, exc) -> str:
     """Why the speaker or the microphone cannot be had, in the table's language, without the way
     on without sound (each caller names its own)."""
-    key = getattr(exc, "key", None)
-    if voice is not None and key and key in voice.cli:
-        return voice.cli_text(key, exc.words)
+    worded = getattr(exc, "worded", None)
+    if worded is not None and worded.is_said_in(voice):
+        return worded.said(voice)
     from .voice.audio import FALLBACK
 
     return str(exc).removesuffix("; " + FALLBACK)
@@ -491,7 +492,7 @@ def _take_explicit(jpath: Path, args, voice=None):
             return held
         what = journals.describe(contents, voice or _voice_of(default_config()))
     except DamagedJournal as exc:
-        if exc.line == 1 and exc.why.key in ("empty", "never_started"):
+        if exc.line == 1 and exc.why.name in ("damaged_empty", "damaged_never_started"):
             return held
         if exc.line == 1:
             held.release()
@@ -683,7 +684,7 @@ def _config_ok(header: dict) -> bool:
     return True
 
 
-def _refused_event(cfg: Config, contents) -> tuple[int, journals.Why] | None:
+def _refused_event(cfg: Config, contents) -> tuple[int, Worded] | None:
     """The first journaled event this game cannot take (a journal from elsewhere), if any."""
     from .session import Session
 

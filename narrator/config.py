@@ -18,6 +18,7 @@ from .language import LANGUAGES, load_voice, seat_number, voices_dir
 from .rules.dealing import validate_deal
 from .rules.roles import MAFIA, ROLE_ALIASES, team_of
 from .rules.variants import VARIANTS, Option, Variant
+from .worded import Worded
 
 
 @dataclass
@@ -35,10 +36,11 @@ class ConfigProblem:
     def text(self, voice=None) -> str:
         """The problem in the language of `voice` (English without one): file, line and key stay
         as they are written in the file, so the line can be found whatever the language."""
-        if voice is None or not self.what or self.what not in voice.config_errors:
+        worded = Worded(self.message, "config_errors", self.what or None, self.args)
+        if not worded.is_said_in(voice):
             return str(self)
         key = voice.config_text(PSEUDO_KEYS[self.key]) if self.key in PSEUDO_KEYS else self.key
-        return f"{self.file}:{self.line}: {key}: {voice.config_text(self.what, _worded(self.args, voice))}"
+        return f"{self.file}:{self.line}: {key}: {worded.said(voice, _worded(self.args, voice))}"
 
 
 class _LongNumber(str):

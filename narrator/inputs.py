@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .flow.events import Deal, Defeat, Disqualify, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .language import MAX_SEAT_DIGITS, Command, Malformed, Voice, seat_number
 from .rules.roles import ROLE_ALIASES
+from .worded import Worded
 
 
 def shown(text: str, limit: int = 40) -> str:
@@ -30,17 +31,13 @@ class InputError(ValueError):
         super().__init__(message)
         self.line = line  # a narration line id to answer with, when there is one
         self.params = args or {}  # not "args": BaseException coerces that to a tuple
-        # the same words as a voice file's [console] line input_<key>: whoever typed the line (at
-        # the console, or in a transcript) is told in the table's language
-        self.key = key
-        self.words = words
+        # whoever typed the line (at the console, or in a transcript) is told in the table's
+        # language: the voice file's [console] line input_<key>
+        self.worded = Worded(message, "console", f"input_{key}" if key else None, words)
 
     def explained(self, voice: Voice | None) -> str:
         """What is wrong, in the language of `voice` (a Voice with a [console] section)."""
-        name = f"input_{self.key}"
-        if voice is None or self.key is None or name not in voice.console:
-            return str(self)
-        return voice.console_text(name, self.words)
+        return self.worded.said(voice)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .flow.events import _TYPES as EVENT_TYPES, Event, event_from_dict, event_to_dict
+from .worded import Worded
 
 FORMAT = 1
 
@@ -139,33 +140,16 @@ class JournalLocked(JournalError):
         self.pid = pid
 
 
-@dataclass(frozen=True)
-class Why:
+def why(key: str, text: str, **words) -> Worded:
     """What is wrong with a line: in English (logs, tests) and as a voice file's [cli] line
     damaged_<key> with its words, so the table is told in its own language."""
-
-    text: str
-    key: str
-    words: dict = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        return self.text
-
-    def said(self, voice) -> str:
-        name = f"damaged_{self.key}"
-        if voice is None or name not in voice.cli:
-            return self.text
-        return voice.cli_text(name, self.words)
-
-
-def why(key: str, text: str, **words) -> Why:
-    return Why(text, key, words)
+    return Worded(text, "cli", f"damaged_{key}", words)
 
 
 @dataclass
 class Damage:
     line: int  # 1-based line of the file
-    what: Why | str
+    what: Worded | str
     keep_bytes: int  # the file up to the end of the last good line
     lost_lines: int  # complete lines from the damaged one on
 
@@ -173,12 +157,12 @@ class Damage:
 class DamagedJournal(ValueError):
     """The journal cannot be read as it is. `damage` is None when nothing of it can be resumed."""
 
-    def __init__(self, path: Path, line: int, what: Why | str, damage: Damage | None = None,
+    def __init__(self, path: Path, line: int, what: Worded | str, damage: Damage | None = None,
                  contents: "JournalContents | None" = None):
         super().__init__(f"{path}:{line}: {what}")
         self.path = path
         self.line = line
-        self.why = what if isinstance(what, Why) else Why(str(what), "")
+        self.why = what if isinstance(what, Worded) else Worded(str(what), "cli")
         self.what = str(what)
         self.damage = damage
         self.contents = contents  # what is good before the damage, when there is some
@@ -202,7 +186,7 @@ class JournalContents:
     total_lines: int = 0
     timer_mark: tuple[int, float] | None = None  # the last (timer number, seconds left) noted
 
-    def damage_at(self, i: int, what: Why | str) -> Damage:
+    def damage_at(self, i: int, what: Worded | str) -> Damage:
         """The damage of event i (an event the game cannot take): keep what comes before it."""
         line = self.lines[i]
         return Damage(line, what, self.ends[i - 1] if i else self.header_end, self.total_lines - line + 1)
@@ -408,7 +392,7 @@ def read(path: Path, salvage: bool = False) -> JournalContents:
     return contents
 
 
-NOT_A_JOURNAL = Why("not a narrator journal (its first line is not a journal header)", "not_journal")
+NOT_A_JOURNAL = why("not_journal", "not a narrator journal (its first line is not a journal header)")
 
 
 def _header(path: Path, line: bytes) -> dict:
@@ -431,7 +415,7 @@ def _header(path: Path, line: bytes) -> dict:
     return header
 
 
-def _body_line(obj, contents: JournalContents, n: int) -> Why | None:
+def _body_line(obj, contents: JournalContents, n: int) -> Worded | None:
     if not isinstance(obj, dict) or set(obj) not in _LINE_KINDS:
         keys = ", ".join(sorted(obj)) if isinstance(obj, dict) else type(obj).__name__
         return why("not_line", f"not a journal line ({keys})", keys=keys)

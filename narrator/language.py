@@ -180,15 +180,27 @@ class Voice:
 
     def console_text(self, name: str, args: dict | None = None) -> str:
         """A [console] line of this language; text from people in `args` is put in as it is."""
-        return self._printed(self.console, "console", name, args)
+        return self.printed("console", name, args)
 
     def cli_text(self, name: str, args: dict | None = None) -> str:
         """A [cli] line: what the command line says around a game, in the table's language."""
-        return self._printed(self.cli, "cli", name, args)
+        return self.printed("cli", name, args)
 
     def config_text(self, name: str, args: dict | None = None) -> str:
         """A [config_errors] line: what is wrong with a value of the config."""
-        return self._printed(self.config_errors, "config_errors", name, args)
+        return self.printed("config_errors", name, args)
+
+    def has_printed(self, section: str, name: str) -> bool:
+        """Whether this voice has the line `name` in its printed section `section`."""
+        return name in self._printed_sections()[section]
+
+    def printed(self, section: str, name: str, args: dict | None = None) -> str:
+        """A line of a printed section ([console], [cli], [config_errors]): never spoken, so a
+        typed line or a path in `args` is put in as it is."""
+        return self._printed(self._printed_sections()[section], section, name, args)
+
+    def _printed_sections(self) -> dict[str, dict]:
+        return {"console": self.console, "cli": self.cli, "config_errors": self.config_errors}
 
     def winner(self, winner: str | None) -> str:
         """The winner named as the narrator of this variant names him, for the console and the

@@ -125,6 +125,8 @@ def test_every_step_runs_its_time_from_the_moment_its_line_was_heard():
     for steps in (a, b):
         # the Don 3 s, the mafia's meeting 5 s, the Sheriff 3 s, from the last sample heard: never
         # shorter (the look at the queue counted a block handed to the card as heard, and a step
-        # came out 8 ms short), never longer than the loop's own scheduling (it was up to 30 ms)
-        assert all(t - 0.001 <= x < t + 0.005 for x, t in zip(steps, (3, 5, 3))), steps
-    assert all(abs(x - y) < 0.005 for x, y in zip(a, b)), (a, b)
+        # came out 8 ms short), and not found by polling (that was up to 0.25 s late). The upper
+        # bound leaves the loop's own scheduling room on a loaded machine (10 ms late was seen
+        # with two test runs at once): how close a step lands is the machine's speed, not the rule.
+        assert all(t - 0.001 <= x < t + 0.05 for x, t in zip(steps, (3, 5, 3))), steps
+    assert all(abs(x - y) < 0.05 for x, y in zip(a, b)), (a, b)

@@ -14,6 +14,7 @@ from .. import protocol as protocol_mod
 from ..config import Config, ConfigError, parse_config
 from ..flow.events import event_from_dict
 from ..language import LANGUAGES, load_voice
+from ..rules.variants import VARIANTS
 
 
 class ReadError(Exception):
@@ -150,6 +151,8 @@ def _read_protocol(path: Path, lines: list[str], config: Config | None) -> GameR
             rec.players = _players(entry.get("players"))
             rec.started = entry.get("started") if isinstance(entry.get("started"), (int, float)) else None
             continue
+        if entry["type"] == "game_start" and not rec.start:
+            _check_seats(path, n, entry)
         rec.entries.append(entry)
     if not rec.start:
         raise ReadError(f"{path}:1: not a narrator protocol (no game_start entry)")
@@ -160,6 +163,20 @@ def _read_protocol(path: Path, lines: list[str], config: Config | None) -> GameR
         rec.language = guess_language(rec.entries) or "en"
     _check_unfinished(rec, len(lines))
     return rec
+
+
+def _check_seats(path: Path, n: int, start: dict) -> None:
+    """A seat count no table of this narrator has is refused: every seat is drawn, so a hand-edited
+    "seats": 1000000000 would otherwise fill the memory (a missing one draws the seats named)."""
+    seats = start.get("seats")
+    if seats is None:
+        return
+    variant = VARIANTS.get(str(start.get("variant")))
+    lo, hi = variant.seats if variant else (1, max(v.seats[1] for v in VARIANTS.values()))
+    if not isinstance(seats, int) or isinstance(seats, bool) or not lo <= seats <= hi:
+        shown = repr(seats) if len(repr(seats)) <= 20 else repr(seats)[:20] + "…"
+        name = variant.name if variant else "this narrator"
+        raise ReadError(f"{path}:{n}: a table of {shown} seats is not one {name} plays ({lo} to {hi} seats)")
 
 
 def _check_unfinished(rec: GameRecord, nlines: int) -> None:

@@ -1,5 +1,7 @@
 """Errors the voice adapter raises: each message names what to do instead."""
 
+from ..worded import Worded
+
 
 class VoiceError(Exception):
     """Base of the adapter's errors; the message is meant for the user as it is (in English).
@@ -10,9 +12,8 @@ class VoiceError(Exception):
 
     def __init__(self, message: str, key: str | None = None, fallback: bool = False, **words):
         super().__init__(message)
-        self.key = key
+        self.worded = Worded(message, "cli", key, words)
         self.fallback = fallback
-        self.words = words
 
 
 class AudioUnavailable(VoiceError):
