@@ -193,6 +193,11 @@ class Hub:
         self._sig: tuple | None = None
         self._listed: dict[str, str] | None = None  # the game report's words, for the list of roles
         self._extension_epoch = -1  # the screen on which a phone last asked for the time extension
+        # the phones' taps on the question waiting for their Extend to be applied: each is answered
+        # on the screen the answer leads to (the extension), never on the question that is gone
+        self._extension_asking: list[asyncio.Future] = []
+        self._extend_on = -1  # the screen an Extend was journaled on (from any input)
+        self._offer_granted = -1  # the question's screen whose extension is running now
         self._voted: dict[int, int] = {}  # seat -> the screen (epoch) of its last day vote, from any input
         self._caption_before: str | None = None
         # the ready phase between the deal and night zero: roles the adapter dealt, seats that saw theirs
@@ -597,6 +602,21 @@ class Hub:
 
     def _record(self, entry: dict) -> None:
         kind = entry.get("type")
+        if kind == "extension":
+            self._offer_granted = self._extend_on  # the question it was asked on is answered
+        if kind in ("input", "rejected") and entry.get("event", {}).get("type") == "extend":
+            self._extend_on = self.epoch
+            if self._extension_asking:
+                refusal = None
+                if kind == "rejected" and self._last_reject is not None:
+                    # refused (a voice asked first): said to the phones that asked, not to the table
+                    refusal = self._last_reject[1]
+                    if self._caption_before is not None:
+                        self.caption = self._caption_before
+                # every effect of the Extend is dispatched before the loop runs either; the flush
+                # goes first, so each page has the extension's screen before its answer to it
+                self._schedule_flush()
+                self.live.loop.call_soon(self._extension_answered, refusal)
         if kind in ("input", "rejected"):
             ev = entry.get("event", {})
             seat = ev.get("seat")
@@ -893,6 +913,9 @@ class Hub:
         if reason == "replayed":
             # an old copy of something already answered: answer nothing, change nothing
             return self.refuse(reason, seat)
+        late_ask = reason == "stale" and self._late_extension_ask(seat, epoch)
+        if late_ask:
+            reason = None
         self.last_n[seat] = n
         night = self.game.state == "night"
         vote = False  # a day vote on the phones: its answer stands for the ballot, as a night's for its step
@@ -921,6 +944,11 @@ class Hub:
                 future.set_result([(False, self.live.voice.render("reject_not_kamikaze", {}))])
             else:
                 sent = self._submit(Tap(seat, target, answer), future)
+        elif late_ask:
+            # a tap on the question that reached the server once the extension it asks for was
+            # granted (two players at once, or a slow phone): his request is met, and he reads so
+            extension = True
+            future.set_result([(True, self.word("extension_asked"))])
         elif self._extension_offered():
             extension = True
             if seat not in self.game.alive:
@@ -932,7 +960,9 @@ class Hub:
                     # must not be refused aloud as "already used" to the whole table
                     self._extension_epoch = self.epoch
                     self.live.submit_event(Extend(), source="companion")
-                future.set_result([(True, self.word("extension_asked"))])
+                # answered once the Extend is applied, on the extension's screen: answered on the
+                # question's, the new screen came first and the page dropped it (as for another screen)
+                self._extension_asking.append(future)
         elif self.votes_on_phones and self.ballot() is not None:
             if seat not in self.game.alive and seat not in self._called_voters():
                 # out of the game, unless the rules call on him (a grundregeln tie-break: the last dead)
@@ -969,8 +999,10 @@ class Hub:
             # the answer that still stands: the check result, the choice or the vote stays on
             # screen, the refusal after it
             text = standing[1] + "\n" + text  # the answer on its own line, the refusal under it
-        # the screen this tap was made on: a page drops an answer for any other screen
-        frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": epoch if _is_int(epoch) else self.epoch}
+        # the screen this tap was made on: a page drops an answer for any other screen. A request
+        # for the time extension is answered on the screen it led to, which every phone has by now
+        shown = self.epoch if extension and ok else epoch if _is_int(epoch) else self.epoch
+        frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": shown}
         # with or without a line of its own (a vote taken, a tap at night the core never heard: their
         # "vote is in" / "tap is in"), the answer stands, and comes back after a reload like a checker's
         if kept and not (not ok and standing is not None and standing[0] == self.epoch):
@@ -982,6 +1014,22 @@ class Hub:
             # every accepted tap, awake or asleep: a reload must not tell a sleeper from a checker
             self._chosen[seat] = (frame["epoch"], _choice(target, answer))
         self._send(seat, frame, delay=loop.time() - arrived)
+
+    def _late_extension_ask(self, seat: int, epoch) -> bool:
+        """A living seat's tap on the question whose extension now runs (`epoch` is the question's)."""
+        return (_is_int(epoch) and epoch == self._offer_granted and seat in self.game.alive
+                and self.game.state == "discussion" and self.game.public_view()["timer"] == EXTENSION)
+
+    def _extension_answered(self, refusal: str | None) -> None:
+        """The phones that asked on the question get their answer, after the extension's screen went
+        out: "you asked for it" while it runs (also when a voice asked in the same moment), else
+        the refusal, to them alone."""
+        asking, self._extension_asking = self._extension_asking, []
+        running = self.game.state == "discussion" and self.game.public_view()["timer"] == EXTENSION
+        answer = (True, self.word("extension_asked")) if running or refusal is None else (False, refusal)
+        for future in asking:
+            if not future.done():
+                future.set_result([answer])
 
     def _allowance(self, conn: Conn, now: float) -> bool:
         """The seat's token bucket: TAP_BURST at once, then TAP_RATE a second."""
