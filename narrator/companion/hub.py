@@ -338,15 +338,25 @@ class Hub:
                   for k, v in args.items()}
         if not marked:
             return text
+        # where the line itself winces with a name in it (English "Player 7 (Ann)'s team"), the
+        # table's language words it for the phones ([phone] named_<line>, the same placeholders)
+        own = voice.phone.get("named_" + line)
+        if line in voice.variant_lines.get(voice.variant or "", {}):
+            own = None  # a variant's host words this line his own way: its named form would not match
         try:
-            out = voice.render(line, filled, inside=inside)
+            out = voice._fill(own, filled, capital=not inside) if own else voice.render(line, filled, inside=inside)
         except (KeyError, ValueError, IndexError):
             return text
         glued = GLUED.get(voice.lang)
         pattern = re.compile(_MARK.pattern + (f"({glued.pattern})?" if glued else "()"))
+        named_once: set[int] = set()
 
         def put(m: re.Match) -> str:
             seat = marked[int(m.group(1))]
+            if seat in named_once:
+                # named once is enough: "vote for 9 (Bo) when 9 is called", not "… when 9 (Bo) is called"
+                return f"{seat}{m.group(2) or ''}"
+            named_once.add(seat)
             return f"{seat}{m.group(2) or ''} ({players[seat]})"
 
         return pattern.sub(put, out)
