@@ -27,6 +27,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..flow.effects import Record, Reject, Say, Tell, Timer
+from ..flow.night import ACTIONS as NIGHT_ACTIONS, FINAL as NIGHT_FINAL
 from ..flow.events import Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, event_to_dict
 from ..language import load_voice
 from ..rules.roles import wins_with
@@ -946,7 +947,7 @@ class Hub:
             else:
                 # asleep, dead or a step without action: the same ack, and the core never hears it
                 log.debug("companion: night tap kept from the core")
-                future.set_result([])
+                future.set_result(self._cover_answer(step, target))
         elif self.game.state == "kamikaze":
             if seat != self.game.awaiting()[1].get("seat"):
                 # only the dying kamikaze chooses; the others' taps need not fill the journal
@@ -1024,6 +1025,20 @@ class Hub:
             # every accepted tap, awake or asleep: a reload must not tell a sleeper from a checker
             self._chosen[seat] = (frame["epoch"], _choice(target, answer))
         self._send(seat, frame, delay=loop.time() - arrived)
+
+    def _cover_answer(self, step, target) -> list[tuple[bool, str]]:
+        """What a tap the core never hears reads at night. In a step that takes a changeable choice
+        (a shot, a save, a block, a name vote) the awake player reads "You chose 8 — you can change
+        it until the step ends.", three lines on a small phone: a sleeper's "Your tap is in." was one,
+        and the length of the answer told from across the table whose phone had acted. So the
+        sleeper reads the same sentence for his own tap (true: his cover choice can change too)."""
+        if step is None or not _is_int(target) or target not in self.game.night_choices()[1]:
+            return []
+        action = NIGHT_ACTIONS.get(step.action)
+        if action is None or action in NIGHT_FINAL or step.action in ("identify", "manner"):
+            return []  # a check's answer is one line like "Your tap is in."; a card, a list: their own
+        voice = self.live.voice
+        return [(True, self.named("choice_taken", {"seat": target}, voice.render("choice_taken", {"seat": target})))]
 
     def _late_extension_ask(self, seat: int, epoch) -> bool:
         """A living seat's tap on the question whose extension now runs (`epoch` is the question's)."""
