@@ -48,7 +48,8 @@ def test_the_phase_line_and_the_caption_name_the_speaker():
             await until(lambda: phones[5].screen["state"] == "speeches")
             screen = phones[5].screen
             assert screen["phase"] == "Day: speeches — player 1 (<b>Ann</b>)"
-            assert screen["caption"] == "Player 1 (<b>Ann</b>), you have one minute."
+            # the narrator's words of that moment, all of them: the dawn and the first turn
+            assert screen["caption"] == "The Sheriff falls asleep. The city wakes up. Day 1. Player 1 (<b>Ann</b>), you have one minute."
             assert screen["labels"]["7"] == "7 (Åsa-Maria Lindqvist-Bergström)" and screen["labels"]["5"] == "5"
             assert {p.screen["phase"] for p in phones.values()} == {screen["phase"]}
 

@@ -169,6 +169,11 @@ class Hub:
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
         self.epoch = 0  # counts phases/steps: a tap names the epoch it was made in
         self.caption = ""
+        # the narrator's words of one moment (every line one input or timer made him say): the
+        # phones' caption. Only the last line of a dawn lost the news — "Spelare 10 lämnar oss.",
+        # "Det skedde ett mordförsök i natt" — under "Dagen börjar: …"
+        self._caption_lines: list[str] = []
+        self._caption_shown = True
         self.timer_name: str | None = None
         self.timer_seconds = 0
         self.refused: list[tuple[str, int | None]] = []  # (reason, seat) — never shown to phones
@@ -572,7 +577,10 @@ class Hub:
             self._dirty = True
         elif isinstance(effect, Say):
             self._says_since_timer.append(text or "")
-            self.caption = text or ""
+            if self._caption_shown:
+                self._caption_lines, self._caption_shown = [], False
+            self._caption_lines.append(text or "")
+            self.caption = " ".join(t for t in self._caption_lines if t)
             self._dirty = True
         elif isinstance(effect, Tell):
             if self.game.state == "night" and effect.line.startswith(CHECK_LINES):
@@ -613,6 +621,8 @@ class Hub:
 
     def _record(self, entry: dict) -> None:
         kind = entry.get("type")
+        if kind == "input":
+            self._caption_lines, self._caption_shown = [], False  # a new moment: its own words
         if kind == "extension":
             self._offer_granted = self._extend_on  # the question it was asked on is answered
         if kind in ("input", "rejected") and entry.get("event", {}).get("type") == "extend":
@@ -703,6 +713,7 @@ class Hub:
         """Send what one dispatch changed, to every phone at once."""
         self._flush_scheduled = False
         self._batch += 1
+        self._caption_shown = True  # a line said later by itself (a notice) begins the next caption
         roles_due = self._deal_roles or (self._dirty and self._roles_epoch != self.epoch and self.game.state != "setup")
         if roles_due:
             # at every new screen all seats get their role frame, the same size at the same moment:
