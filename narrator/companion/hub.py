@@ -27,8 +27,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..flow.effects import Record, Reject, Say, Tell, Timer
-from ..flow.night import ACTIONS as NIGHT_ACTIONS, FINAL as NIGHT_FINAL
 from ..flow.events import Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, event_to_dict
+from ..flow.night import ACTIONS as NIGHT_ACTIONS, FINAL as NIGHT_FINAL
 from ..language import load_voice
 from ..rules.roles import wins_with
 
