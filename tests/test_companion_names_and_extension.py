@@ -187,3 +187,35 @@ def test_a_dead_players_phone_shows_the_question_but_cannot_ask():
             assert t.recorded("extension", "day") == [] and t.live.game.public_view()["timer"] == "extension_offer"
 
     asyncio.run(main())
+
+
+def test_the_swedish_dawn_stays_on_the_phones_under_the_days_first_line():
+    """Seed 000: «Mornings say who died, or that there was an attempt». The phones' caption is all
+    the narrator said at that moment: with its last line alone, «Dagen börjar: …» hid the news."""
+    async def main():
+        async with sverige(PLAYERS) as t:
+            phones = await t.join_all()
+            await t.to_first_day()
+            t.live.submit_event(Nominate(6, by=3))
+            while t.live.game.state != "hand_vote":
+                t.live.fire()
+                await t.settle()
+            for s in (3, 4, 5, 7, 8):
+                t.live.submit_event(Tap(s, 6))
+            await t.settle()
+            while t.live.game.state != "night":
+                t.live.fire()
+                await t.settle()
+            # night 1: the mafia (1, 2) shoot 7, whom nobody saves
+            while t.live.game.state == "night":
+                if t.live.game.step.name == "mafia_kills":
+                    await asyncio.gather(phones[1].tap(7), phones[2].tap(7))
+                t.live.fire()
+                await t.settle()
+            await until(lambda: phones[5].screen["day"] == 2, what="day 2")
+            caption = phones[5].screen["caption"]
+            assert "7 (Åsa-Maria Lindqvist-Bergström)" in caption, caption  # who died in the night
+            assert caption.endswith("Dagen börjar: 10 minuter fri diskussion. Nominera när ni vill."), caption
+            assert {p.screen["caption"] for p in phones.values()} == {caption}
+
+    asyncio.run(main())

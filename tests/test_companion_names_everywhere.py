@@ -23,7 +23,7 @@ from websockets.asyncio.client import connect
 from narrator.companion.hub import FRAME, answer_size
 from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
 from narrator.config import parse_config
-from narrator.flow.events import Defeat, EndSpeech, Nominate
+from narrator.flow.events import Defeat, EndSpeech, Nominate, Tap
 
 DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
 NAMES = {1: "<b>Ann</b>", 2: "{seat}", 4: "Bo", 7: "Åsa-Maria Lindqvist-Bergström", 9: "Zsófi"}
@@ -255,5 +255,29 @@ def test_a_seat_named_twice_in_a_line_carries_its_name_once():
             assert turn == "Player 9 (Zsófi), it is not your turn: player 1 (<b>Ann</b>) has the floor."
             # a seat without a name keeps the line's own words
             assert hub.named("reject_not_your_turn", {"seat": 5, "speaker": 6}, "x") == "x"
+
+    asyncio.run(main())
+
+
+def test_a_caption_names_a_player_once_however_many_lines_name_him():
+    """Seed 004 §6 (the vote, the one voted out, his last words): the narrator names player 7
+    three times at that moment; on a phone his long name is beside the first, the number after."""
+    async def main():
+        async with classic() as t:
+            phones = await t.join_all()
+            await t.to_first_day()
+            for seat in (7, 8):
+                t.live.submit_event(Nominate(seat))
+                t.live.submit_event(EndSpeech())
+                await t.settle()
+            await t.end_speeches()
+            await until(lambda: t.live.game.state == "voting", what="the vote")
+            for s in range(1, 11):
+                t.live.submit_event(Tap(s, 7 if s != 7 else 8))
+                await t.settle()
+            await until(lambda: phones[5].screen["state"] == "last_words", what="the last words")
+            caption = phones[5].screen["caption"]
+            assert caption.count("Åsa-Maria Lindqvist-Bergström") == 1, caption
+            assert caption.endswith("Player 7, your last words."), caption
 
     asyncio.run(main())

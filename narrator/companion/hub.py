@@ -173,6 +173,7 @@ class Hub:
         # phones' caption. Only the last line of a dawn lost the news — "Spelare 10 lämnar oss.",
         # "Det skedde ett mordförsök i natt" — under "Dagen börjar: …"
         self._caption_lines: list[str] = []
+        self._caption_named: set[int] = set()  # the seats the caption has named so far
         self._caption_shown = True
         self.timer_name: str | None = None
         self.timer_seconds = 0
@@ -322,11 +323,13 @@ class Hub:
         """Every seat's label, for the pages' own lists (the final roles, the host's fouls)."""
         return {str(s): self.seat_label(s) for s in self.seats()}
 
-    def named(self, line: str, args: dict, text: str | None, inside: bool = False) -> str:
+    def named(self, line: str, args: dict, text: str | None, inside: bool = False,
+              once: set[int] | None = None) -> str:
         """The narrator's line as a phone shows it: every seat it names with its player's name.
         Spoken, the table hears numbers (the seats are what the rules count); on a phone the name
         beside the number saves a glance round the table. A name is put in after the line is
-        filled, so a name like "{seat}" or "@role_don" stays text and never reads as a template."""
+        filled, so a name like "{seat}" or "@role_don" stays text and never reads as a template.
+        `once`: the seats named in the lines before (one caption); those keep their number only."""
         text = text or ""
         players = self.config.players
         voice = self.live.voice
@@ -355,7 +358,7 @@ class Hub:
             return text
         glued = GLUED.get(voice.lang)
         pattern = re.compile(_MARK.pattern + (f"({glued.pattern})?" if glued else "()"))
-        named_once: set[int] = set()
+        named_once: set[int] = once if once is not None else set()
 
         def put(m: re.Match) -> str:
             seat = marked[int(m.group(1))]
@@ -567,7 +570,15 @@ class Hub:
 
     # ------------------------------------------------------------------ output side (loop thread)
     def handle(self, effect, text: str | None) -> None:
+        line = None  # a Say as the caption shows it
+        if isinstance(effect, Say):
+            if self._caption_shown:
+                self._caption_lines, self._caption_named, self._caption_shown = [], set(), False
+            # a player named once in the caption is enough: "Player 3 (Åsa-Maria …): 9 votes. Player 3
+            # leaves the game. Player 3, your last words.", not the long name three times over
+            line = self.named(effect.line, effect.args, text, once=self._caption_named)
         if isinstance(effect, (Say, Tell, Reject)):
+            # whole, each line naming its players (the winner's announcement is shown by itself)
             text = self.named(effect.line, effect.args, text)
         if isinstance(effect, Timer):
             self._says_since_timer = []
@@ -577,9 +588,7 @@ class Hub:
             self._dirty = True
         elif isinstance(effect, Say):
             self._says_since_timer.append(text or "")
-            if self._caption_shown:
-                self._caption_lines, self._caption_shown = [], False
-            self._caption_lines.append(text or "")
+            self._caption_lines.append(line or "")
             self.caption = " ".join(t for t in self._caption_lines if t)
             self._dirty = True
         elif isinstance(effect, Tell):
@@ -622,7 +631,8 @@ class Hub:
     def _record(self, entry: dict) -> None:
         kind = entry.get("type")
         if kind == "input":
-            self._caption_lines, self._caption_shown = [], False  # a new moment: its own words
+            # a new moment: its own words
+            self._caption_lines, self._caption_named, self._caption_shown = [], set(), False
         if kind == "extension":
             self._offer_granted = self._extend_on  # the question it was asked on is answered
         if kind in ("input", "rejected") and entry.get("event", {}).get("type") == "extend":
