@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 
-from narrator.companion.testing import Table, until
+from narrator.companion.testing import Phone, Table, until
 from narrator.config import parse_config
 from narrator.flow.events import Nominate, Tap
 
@@ -114,17 +114,42 @@ def test_the_swedish_extension_question_is_on_every_phone_and_a_living_player_as
                 assert (phone.screen["ask"], phone.screen["choices"]) == ("extension", [])
                 assert phone.screen["caption"] == "Tiden är ute. Vill någon använda tidstillägget?"
             assert hub.host_frame()["phase"] == question
+            question_screen = phones[5].screen["epoch"]
             # two players tap at once: the extension is asked for once, and nobody hears a refusal
             first, second = await asyncio.gather(phones[5].tap(answer=True), phones[8].tap(answer=True))
             assert first["ok"] and second["ok"]
             assert first["text"] == second["text"] == "Du har begärt tidstillägget."
+            # each asker reads it on the screen his request led to: the extension's screen was on his
+            # phone before the answer (a page drops an answer for a screen it no longer shows)
+            for seat, answer in ((5, first), (8, second)):
+                screens = [f for _, f, _ in phones[seat].frames if f["t"] in ("screen", "ack")]
+                ack = next(i for i, f in enumerate(screens) if f is answer)
+                assert screens[ack - 1]["t"] == "screen" and screens[ack - 1]["phase"] == "Dag: diskussion (tidstillägg)"
+                assert answer["epoch"] == screens[ack - 1]["epoch"] != question_screen
             await t.settle()
             assert t.recorded("extension", "day") == [(1,)]
             assert not t.recorded("rejected", "event"), "no «already used» said to the table"
+            # the others read what happened: the narrator's words, and the day's phase
             await until(lambda: phones[1].screen["phase"] == "Dag: diskussion (tidstillägg)", what="the extension")
             assert phones[1].screen["caption"] == "Tidstillägg: 3 minuter till."
             assert phones[1].screen["ask"] is None
             assert t.live.game.public_view()["timer"] == "extension"
+            # a slow phone's tap on the question, arriving after the extension was granted: met, not "too late"
+            phones[9].n += 1
+            await phones[9].send({"t": "tap", "seat": 9, "n": phones[9].n, "epoch": question_screen, "answer": True})
+            late = await asyncio.wait_for(phones[9]._acks.get(), 5)
+            assert late["ok"] and late["text"] == "Du har begärt tidstillägget."
+            assert late["epoch"] == phones[9].screen["epoch"]
+            assert t.recorded("extension", "day") == [(1,)], "asked once"
+            # a reload while the extension runs: his answer is still there (it stands for this screen)
+            await phones[5].close()
+            again = Phone(t.ws_url, "")
+            again.key = phones[5].key
+            await again.join()
+            await until(lambda: any(f["t"] == "note" for _, f, _ in again.frames), what="the note after the reload")
+            note = next(f for _, f, _ in again.frames if f["t"] == "note")
+            assert note["text"] == "Du har begärt tidstillägget." and note["epoch"] == again.screen["epoch"]
+            await again.close()
             # when it runs out there is no second question: the last call (seed 000: one per day)
             t.live.fire()
             await until(lambda: phones[1].screen["phase"] == "Sista nomineringen: nominera eller avnominera nu", what="the last call")
@@ -160,5 +185,37 @@ def test_a_dead_players_phone_shows_the_question_but_cannot_ask():
             assert hub.refused[-1] == ("dead seat", 6)
             await t.settle()
             assert t.recorded("extension", "day") == [] and t.live.game.public_view()["timer"] == "extension_offer"
+
+    asyncio.run(main())
+
+
+def test_the_swedish_dawn_stays_on_the_phones_under_the_days_first_line():
+    """Seed 000: «Mornings say who died, or that there was an attempt». The phones' caption is all
+    the narrator said at that moment: with its last line alone, «Dagen börjar: …» hid the news."""
+    async def main():
+        async with sverige(PLAYERS) as t:
+            phones = await t.join_all()
+            await t.to_first_day()
+            t.live.submit_event(Nominate(6, by=3))
+            while t.live.game.state != "hand_vote":
+                t.live.fire()
+                await t.settle()
+            for s in (3, 4, 5, 7, 8):
+                t.live.submit_event(Tap(s, 6))
+            await t.settle()
+            while t.live.game.state != "night":
+                t.live.fire()
+                await t.settle()
+            # night 1: the mafia (1, 2) shoot 7, whom nobody saves
+            while t.live.game.state == "night":
+                if t.live.game.step.name == "mafia_kills":
+                    await asyncio.gather(phones[1].tap(7), phones[2].tap(7))
+                t.live.fire()
+                await t.settle()
+            await until(lambda: phones[5].screen["day"] == 2, what="day 2")
+            caption = phones[5].screen["caption"]
+            assert "7 (Åsa-Maria Lindqvist-Bergström)" in caption, caption  # who died in the night
+            assert caption.endswith("Dagen börjar: 10 minuter fri diskussion. Nominera när ni vill."), caption
+            assert {p.screen["caption"] for p in phones.values()} == {caption}
 
     asyncio.run(main())

@@ -23,7 +23,7 @@ from websockets.asyncio.client import connect
 from narrator.companion.hub import FRAME, answer_size
 from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
 from narrator.config import parse_config
-from narrator.flow.events import EndSpeech, Nominate
+from narrator.flow.events import Defeat, EndSpeech, Nominate, Tap
 
 DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
 NAMES = {1: "<b>Ann</b>", 2: "{seat}", 4: "Bo", 7: "Åsa-Maria Lindqvist-Bergström", 9: "Zsófi"}
@@ -48,7 +48,8 @@ def test_the_phase_line_and_the_caption_name_the_speaker():
             await until(lambda: phones[5].screen["state"] == "speeches")
             screen = phones[5].screen
             assert screen["phase"] == "Day: speeches — player 1 (<b>Ann</b>)"
-            assert screen["caption"] == "Player 1 (<b>Ann</b>), you have one minute."
+            # the narrator's words of that moment, all of them: the dawn and the first turn
+            assert screen["caption"] == "The Sheriff falls asleep. The city wakes up. Day 1. Player 1 (<b>Ann</b>), you have one minute."
             assert screen["labels"]["7"] == "7 (Åsa-Maria Lindqvist-Bergström)" and screen["labels"]["5"] == "5"
             assert {p.screen["phase"] for p in phones.values()} == {screen["phase"]}
 
@@ -219,5 +220,64 @@ def test_a_phone_with_the_key_of_an_earlier_game_is_told_to_scan_its_seat():
                 frame = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert frame == dict(frame, t="error", text="This link is not valid for this game. Scan your seat's QR code again.")
             assert t.companion.hub.phones == {}
+
+    asyncio.run(main())
+
+
+def test_a_team_defeat_with_a_name_reads_as_a_sentence_on_the_phones_and_is_spoken_as_ever():
+    """Seed 004 §5 (a team defeat by the referee): the English line says "Player 1's team"; with the
+    name beside the number it was "Player 1 (<b>Ann</b>)'s team". The phones word it their own
+    way ([phone] named_defeat_*), the host and the console keep the spoken line's words."""
+    async def main():
+        async with classic() as t:
+            phones = await t.join_all()
+            await t.to_first_day()
+            t.live.submit_event(Defeat(1))  # seat 1 is the Don: the town wins
+            await until(lambda: phones[5].screen["state"] == "over", what="the end")
+            expected = "By the referee's decision, the team of player 1 (<b>Ann</b>) loses. The town wins!"
+            for phone in phones.values():
+                assert expected in phone.screen["winner_text"], phone.screen["winner_text"]
+                assert "'s team" not in phone.screen["winner_text"]
+            assert t.live.voice.render("defeat_town_wins", {"seat": 1}) == "Player 1's team loses by the referee's decision. The town wins!"
+
+    asyncio.run(main())
+
+
+def test_a_seat_named_twice_in_a_line_carries_its_name_once():
+    """Seed 000's hand vote: a hand for a name still to come is refused with "We are voting for 7
+    now; vote for 9 when 9 is called." — on a phone the name is said the first time only."""
+    async def main():
+        async with classic() as t:
+            hub = t.companion.hub
+            line = hub.named("reject_not_called_yet", {"seat": 7, "later": 9}, "")
+            assert line == "We are voting for 7 (Åsa-Maria Lindqvist-Bergström) now; vote for 9 (Zsófi) when 9 is called."
+            turn = hub.named("reject_not_your_turn", {"seat": 9, "speaker": 1}, "")
+            assert turn == "Player 9 (Zsófi), it is not your turn: player 1 (<b>Ann</b>) has the floor."
+            # a seat without a name keeps the line's own words
+            assert hub.named("reject_not_your_turn", {"seat": 5, "speaker": 6}, "x") == "x"
+
+    asyncio.run(main())
+
+
+def test_a_caption_names_a_player_once_however_many_lines_name_him():
+    """Seed 004 §6 (the vote, the one voted out, his last words): the narrator names player 7
+    three times at that moment; on a phone his long name is beside the first, the number after."""
+    async def main():
+        async with classic() as t:
+            phones = await t.join_all()
+            await t.to_first_day()
+            for seat in (7, 8):
+                t.live.submit_event(Nominate(seat))
+                t.live.submit_event(EndSpeech())
+                await t.settle()
+            await t.end_speeches()
+            await until(lambda: t.live.game.state == "voting", what="the vote")
+            for s in range(1, 11):
+                t.live.submit_event(Tap(s, 7 if s != 7 else 8))
+                await t.settle()
+            await until(lambda: phones[5].screen["state"] == "last_words", what="the last words")
+            caption = phones[5].screen["caption"]
+            assert caption.count("Åsa-Maria Lindqvist-Bergström") == 1, caption
+            assert caption.endswith("Player 7, your last words."), caption
 
     asyncio.run(main())

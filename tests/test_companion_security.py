@@ -41,7 +41,8 @@ def test_a_tap_from_a_seat_that_is_not_awake_never_reaches_the_core():
             await night_one(t)
             assert t.live.game.step.name == "mafia_shoots"
             ack = await phones[SHERIFF].tap(7)
-            assert ack["ok"] and ack["text"] == "Your tap is in."
+            # answered as a shooter's tap is, so the answer does not tell whose phone shot
+            assert ack["ok"] and ack["text"] == "You chose 7 — you can change it until the step ends."
             await phones[DON].tap(7)
             await t.settle()
             assert taps(t) == [{"type": "tap", "seat": DON, "target": 7}]

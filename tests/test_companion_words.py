@@ -36,6 +36,17 @@ def test_every_phone_string_exists_in_every_language_with_the_same_placeholders(
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_named_form_of_a_line_is_that_line_with_the_same_placeholders(lang):
+    """[phone] named_<line> words a narrator's line for the phones when a seat in it has a name."""
+    voice = load_voice(lang)
+    named = {k[len("named_"):]: v for k, v in voice.phone.items() if k.startswith("named_")}
+    assert named, "the English possessive needs them; every language words them"
+    for line, text in named.items():
+        assert line in voice.lines, f"{lang}: phone.named_{line} names no line"
+        assert sorted(SLOT.findall(text)) == sorted(SLOT.findall(str(voice.lines[line]))), f"{lang}: phone.named_{line}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_state_and_night_step_of_every_variant_has_a_name(lang):
     voice = load_voice(lang)
     states = set(BASE_STATES).union(*(g.DAY_STATES for g in GAMES))

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from ..flow.effects import Record, Reject, Say, Tell, Timer
 from ..flow.events import Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, event_to_dict
+from ..flow.night import ACTIONS as NIGHT_ACTIONS, FINAL as NIGHT_FINAL
 from ..language import load_voice
 from ..rules.roles import wins_with
 
@@ -168,6 +169,12 @@ class Hub:
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
         self.epoch = 0  # counts phases/steps: a tap names the epoch it was made in
         self.caption = ""
+        # the narrator's words of one moment (every line one input or timer made him say): the
+        # phones' caption. Only the last line of a dawn lost the news — "Spelare 10 lämnar oss.",
+        # "Det skedde ett mordförsök i natt" — under "Dagen börjar: …"
+        self._caption_lines: list[str] = []
+        self._caption_named: set[int] = set()  # the seats the caption has named so far
+        self._caption_shown = True
         self.timer_name: str | None = None
         self.timer_seconds = 0
         self.refused: list[tuple[str, int | None]] = []  # (reason, seat) — never shown to phones
@@ -193,6 +200,11 @@ class Hub:
         self._sig: tuple | None = None
         self._listed: dict[str, str] | None = None  # the game report's words, for the list of roles
         self._extension_epoch = -1  # the screen on which a phone last asked for the time extension
+        # the phones' taps on the question waiting for their Extend to be applied: each is answered
+        # on the screen the answer leads to (the extension), never on the question that is gone
+        self._extension_asking: list[asyncio.Future] = []
+        self._extend_on = -1  # the screen an Extend was journaled on (from any input)
+        self._offer_granted = -1  # the question's screen whose extension is running now
         self._voted: dict[int, int] = {}  # seat -> the screen (epoch) of its last day vote, from any input
         self._caption_before: str | None = None
         # the ready phase between the deal and night zero: roles the adapter dealt, seats that saw theirs
@@ -311,11 +323,13 @@ class Hub:
         """Every seat's label, for the pages' own lists (the final roles, the host's fouls)."""
         return {str(s): self.seat_label(s) for s in self.seats()}
 
-    def named(self, line: str, args: dict, text: str | None, inside: bool = False) -> str:
+    def named(self, line: str, args: dict, text: str | None, inside: bool = False,
+              once: set[int] | None = None) -> str:
         """The narrator's line as a phone shows it: every seat it names with its player's name.
         Spoken, the table hears numbers (the seats are what the rules count); on a phone the name
         beside the number saves a glance round the table. A name is put in after the line is
-        filled, so a name like "{seat}" or "@role_don" stays text and never reads as a template."""
+        filled, so a name like "{seat}" or "@role_don" stays text and never reads as a template.
+        `once`: the seats named in the lines before (one caption); those keep their number only."""
         text = text or ""
         players = self.config.players
         voice = self.live.voice
@@ -333,15 +347,25 @@ class Hub:
                   for k, v in args.items()}
         if not marked:
             return text
+        # where the line itself winces with a name in it (English "Player 7 (Ann)'s team"), the
+        # table's language words it for the phones ([phone] named_<line>, the same placeholders)
+        own = voice.phone.get("named_" + line)
+        if line in voice.variant_lines.get(voice.variant or "", {}):
+            own = None  # a variant's host words this line his own way: its named form would not match
         try:
-            out = voice.render(line, filled, inside=inside)
+            out = voice._fill(own, filled, capital=not inside) if own else voice.render(line, filled, inside=inside)
         except (KeyError, ValueError, IndexError):
             return text
         glued = GLUED.get(voice.lang)
         pattern = re.compile(_MARK.pattern + (f"({glued.pattern})?" if glued else "()"))
+        named_once: set[int] = once if once is not None else set()
 
         def put(m: re.Match) -> str:
             seat = marked[int(m.group(1))]
+            if seat in named_once:
+                # named once is enough: "vote for 9 (Bo) when 9 is called", not "… when 9 (Bo) is called"
+                return f"{seat}{m.group(2) or ''}"
+            named_once.add(seat)
             return f"{seat}{m.group(2) or ''} ({players[seat]})"
 
         return pattern.sub(put, out)
@@ -546,7 +570,15 @@ class Hub:
 
     # ------------------------------------------------------------------ output side (loop thread)
     def handle(self, effect, text: str | None) -> None:
+        line = None  # a Say as the caption shows it
+        if isinstance(effect, Say):
+            if self._caption_shown:
+                self._caption_lines, self._caption_named, self._caption_shown = [], set(), False
+            # a player named once in the caption is enough: "Player 3 (Åsa-Maria …): 9 votes. Player 3
+            # leaves the game. Player 3, your last words.", not the long name three times over
+            line = self.named(effect.line, effect.args, text, once=self._caption_named)
         if isinstance(effect, (Say, Tell, Reject)):
+            # whole, each line naming its players (the winner's announcement is shown by itself)
             text = self.named(effect.line, effect.args, text)
         if isinstance(effect, Timer):
             self._says_since_timer = []
@@ -556,7 +588,8 @@ class Hub:
             self._dirty = True
         elif isinstance(effect, Say):
             self._says_since_timer.append(text or "")
-            self.caption = text or ""
+            self._caption_lines.append(line or "")
+            self.caption = " ".join(t for t in self._caption_lines if t)
             self._dirty = True
         elif isinstance(effect, Tell):
             if self.game.state == "night" and effect.line.startswith(CHECK_LINES):
@@ -597,6 +630,24 @@ class Hub:
 
     def _record(self, entry: dict) -> None:
         kind = entry.get("type")
+        if kind == "input":
+            # a new moment: its own words
+            self._caption_lines, self._caption_named, self._caption_shown = [], set(), False
+        if kind == "extension":
+            self._offer_granted = self._extend_on  # the question it was asked on is answered
+        if kind in ("input", "rejected") and entry.get("event", {}).get("type") == "extend":
+            self._extend_on = self.epoch
+            if self._extension_asking:
+                refusal = None
+                if kind == "rejected" and self._last_reject is not None:
+                    # refused (a voice asked first): said to the phones that asked, not to the table
+                    refusal = self._last_reject[1]
+                    if self._caption_before is not None:
+                        self.caption = self._caption_before
+                # every effect of the Extend is dispatched before the loop runs either; the flush
+                # goes first, so each page has the extension's screen before its answer to it
+                self._schedule_flush()
+                self.live.loop.call_soon(self._extension_answered, refusal)
         if kind in ("input", "rejected"):
             ev = entry.get("event", {})
             seat = ev.get("seat")
@@ -672,6 +723,7 @@ class Hub:
         """Send what one dispatch changed, to every phone at once."""
         self._flush_scheduled = False
         self._batch += 1
+        self._caption_shown = True  # a line said later by itself (a notice) begins the next caption
         roles_due = self._deal_roles or (self._dirty and self._roles_epoch != self.epoch and self.game.state != "setup")
         if roles_due:
             # at every new screen all seats get their role frame, the same size at the same moment:
@@ -893,6 +945,9 @@ class Hub:
         if reason == "replayed":
             # an old copy of something already answered: answer nothing, change nothing
             return self.refuse(reason, seat)
+        late_ask = reason == "stale" and self._late_extension_ask(seat, epoch)
+        if late_ask:
+            reason = None
         self.last_n[seat] = n
         night = self.game.state == "night"
         vote = False  # a day vote on the phones: its answer stands for the ballot, as a night's for its step
@@ -913,7 +968,7 @@ class Hub:
             else:
                 # asleep, dead or a step without action: the same ack, and the core never hears it
                 log.debug("companion: night tap kept from the core")
-                future.set_result([])
+                future.set_result(self._cover_answer(step, target))
         elif self.game.state == "kamikaze":
             if seat != self.game.awaiting()[1].get("seat"):
                 # only the dying kamikaze chooses; the others' taps need not fill the journal
@@ -921,6 +976,11 @@ class Hub:
                 future.set_result([(False, self.live.voice.render("reject_not_kamikaze", {}))])
             else:
                 sent = self._submit(Tap(seat, target, answer), future)
+        elif late_ask:
+            # a tap on the question that reached the server once the extension it asks for was
+            # granted (two players at once, or a slow phone): his request is met, and he reads so
+            extension = True
+            future.set_result([(True, self.word("extension_asked"))])
         elif self._extension_offered():
             extension = True
             if seat not in self.game.alive:
@@ -932,7 +992,9 @@ class Hub:
                     # must not be refused aloud as "already used" to the whole table
                     self._extension_epoch = self.epoch
                     self.live.submit_event(Extend(), source="companion")
-                future.set_result([(True, self.word("extension_asked"))])
+                # answered once the Extend is applied, on the extension's screen: answered on the
+                # question's, the new screen came first and the page dropped it (as for another screen)
+                self._extension_asking.append(future)
         elif self.votes_on_phones and self.ballot() is not None:
             if seat not in self.game.alive and seat not in self._called_voters():
                 # out of the game, unless the rules call on him (a grundregeln tie-break: the last dead)
@@ -969,8 +1031,10 @@ class Hub:
             # the answer that still stands: the check result, the choice or the vote stays on
             # screen, the refusal after it
             text = standing[1] + "\n" + text  # the answer on its own line, the refusal under it
-        # the screen this tap was made on: a page drops an answer for any other screen
-        frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": epoch if _is_int(epoch) else self.epoch}
+        # the screen this tap was made on: a page drops an answer for any other screen. A request
+        # for the time extension is answered on the screen it led to, which every phone has by now
+        shown = self.epoch if extension and ok else epoch if _is_int(epoch) else self.epoch
+        frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": shown}
         # with or without a line of its own (a vote taken, a tap at night the core never heard: their
         # "vote is in" / "tap is in"), the answer stands, and comes back after a reload like a checker's
         if kept and not (not ok and standing is not None and standing[0] == self.epoch):
@@ -982,6 +1046,36 @@ class Hub:
             # every accepted tap, awake or asleep: a reload must not tell a sleeper from a checker
             self._chosen[seat] = (frame["epoch"], _choice(target, answer))
         self._send(seat, frame, delay=loop.time() - arrived)
+
+    def _cover_answer(self, step, target) -> list[tuple[bool, str]]:
+        """What a tap the core never hears reads at night. In a step that takes a changeable choice
+        (a shot, a save, a block, a name vote) the awake player reads "You chose 8 — you can change
+        it until the step ends.", three lines on a small phone: a sleeper's "Your tap is in." was one,
+        and the length of the answer told from across the table whose phone had acted. So the
+        sleeper reads the same sentence for his own tap (true: his cover choice can change too)."""
+        if step is None or not _is_int(target) or target not in self.game.night_choices()[1]:
+            return []
+        action = NIGHT_ACTIONS.get(step.action)
+        if action is None or action in NIGHT_FINAL or step.action in ("identify", "manner"):
+            return []  # a check's answer is one line like "Your tap is in."; a card, a list: their own
+        voice = self.live.voice
+        return [(True, self.named("choice_taken", {"seat": target}, voice.render("choice_taken", {"seat": target})))]
+
+    def _late_extension_ask(self, seat: int, epoch) -> bool:
+        """A living seat's tap on the question whose extension now runs (`epoch` is the question's)."""
+        return (_is_int(epoch) and epoch == self._offer_granted and seat in self.game.alive
+                and self.game.state == "discussion" and self.game.public_view()["timer"] == EXTENSION)
+
+    def _extension_answered(self, refusal: str | None) -> None:
+        """The phones that asked on the question get their answer, after the extension's screen went
+        out: "you asked for it" while it runs (also when a voice asked in the same moment), else
+        the refusal, to them alone."""
+        asking, self._extension_asking = self._extension_asking, []
+        running = self.game.state == "discussion" and self.game.public_view()["timer"] == EXTENSION
+        answer = (True, self.word("extension_asked")) if running or refusal is None else (False, refusal)
+        for future in asking:
+            if not future.done():
+                future.set_result([answer])
 
     def _allowance(self, conn: Conn, now: float) -> bool:
         """The seat's token bucket: TAP_BURST at once, then TAP_RATE a second."""

@@ -58,6 +58,14 @@ WIDE_JS = """() => {
 RAW = re.compile(r"\b(?:state|step|role|phone|reject|winner|outcome|night|day|seat|host|ready|extension)_[a-z_]+\b|\{\w+\}")
 
 
+def own_part_out(element: list) -> list:
+    """An element of a screen's shape without what is each phone's own after its tap: the marked
+    button (its choice) and the answer's words (its box stays: the same size on every phone)."""
+    tag, ident, cls, text, *box = element
+    cls = " ".join(c for c in cls.split() if c not in ("chosen", "pending"))
+    return [tag, ident, cls, "" if ident == "result" else text, *box]
+
+
 @dataclass
 class Findings:
     problems: list[str] = field(default_factory=list)
@@ -121,8 +129,10 @@ class TableGame:
                                for p in self.pages.values()))
         await asyncio.sleep(0.05)
 
-    async def look(self, tag: str, seats=()) -> None:
-        """Check every phone's screen now; photograph the given seats."""
+    async def look(self, tag: str, seats=(), tapped: bool = False) -> None:
+        """Check every phone's screen now; photograph the given seats. `tapped`: every phone has
+        tapped this step, so its own marked button and the words of its answer are its own (their
+        box is compared, not what is in it)."""
         g = self.game
         self.found.screens += 1
         where = f"{g.state}/day {g.day}/{g.step.name if g.step else '-'} ({tag})"
@@ -144,6 +154,8 @@ class TableGame:
         if g.state == "night":
             self.found.night_screens += 1
             shapes = await asyncio.gather(*(p.evaluate(SHAPE_JS) for p in self.pages.values()))
+            if tapped:
+                shapes = [[own_part_out(e) for e in shape] for shape in shapes]
             first = shapes[0]
             for seat, shape in zip(self.pages, shapes):
                 if shape != first:

@@ -101,7 +101,7 @@ def test_names_beside_every_seat_on_the_phone_and_a_night_answer_box_the_same_on
             await t.to_first_day()
             # the day: whoever speaks is named on the phase line and in the narrator's caption
             await expect(sleeper.locator("#phase-text")).to_have_text("Day: speeches — player 1 (<b>Ann</b>)")
-            await expect(sleeper.locator("#caption")).to_have_text("Player 1 (<b>Ann</b>), you have one minute.")
+            await expect(sleeper.locator("#caption")).to_have_text("The Sheriff falls asleep. The city wakes up. Day 1. Player 1 (<b>Ann</b>), you have one minute.")
             assert await sleeper.locator("#phase-text b").count() == 0, "a name is text, never markup"
             assert await sleeper.evaluate(WIDE_JS) == []
             await shot(sleeper, "names-day-speaker")
@@ -208,15 +208,16 @@ def test_back_in_the_swedish_extension_question_after_asking():
             await page.wait_for_function("() => document.querySelector('#grid button.extension')")
             await page.locator('#grid button[data-choice="yes"]').click()
             await until(lambda: game.public_view()["timer"] == "extension", what="the extension")
-            # the answer is the table's: the extension runs, on every phone; the question's
-            # button and its "…" are gone with it (the ack for the old screen is dropped)
+            # the extension runs, on every phone; the question's button is gone with it, and the
+            # asker reads, on the extension's screen, that his request counted
             await expect(page.locator("#phase-text")).to_have_text("Dag: diskussion (tidstillägg)")
             await expect(page.locator("#caption")).to_have_text("Tidstillägg: 3 minuter till.")
+            await expect(page.locator("#result")).to_have_text("Du har begärt tidstillägget.")
             for how in ("reload", "reopen", "wifi"):
                 page = await back(t, page, how, 5)
                 await expect(page.locator("#phase-text")).to_have_text("Dag: diskussion (tidstillägg)")
                 assert await page.locator("#grid button").count() == 0, how
-                assert await page.locator("#result").inner_text() == "", how
+                await expect(page.locator("#result")).to_have_text("Du har begärt tidstillägget.")
                 assert int(await data(page, "left")) > 170, how
             await shot(page, "back-in-the-extension")
 

@@ -115,19 +115,26 @@ def test_a_whole_game_on_ten_small_phones(variant):
             for page in g.pages.values():
                 await expect(page.locator("#phase-text")).to_have_text(question)
             await g.shot(5, "extension-offer")
+            # he who asked reads that his request counted, on the extension's own screen (it came
+            # before the answer, so the page kept it); the others read what happened
             answer = await g.tap(5, "yes")
-            assert answer in ("", hub.word("extension_asked")), answer  # the next screen may come first
+            assert answer == hub.word("extension_asked"), answer
             await g.synced()
             assert game.public_view()["timer"] == "extension"
             extended = hub.word("state_extension")
             granted = g.t.live.voice.render("extension_granted", {"time": 180})
-            for page in g.pages.values():
+            for seat, page in g.pages.items():
                 await expect(page.locator("#phase-text")).to_have_text(extended)
                 await expect(page.locator("#caption")).to_have_text(granted)
                 assert await page.locator("#grid button").count() == 0
+                await expect(page.get_by_test_id("result")).to_have_text(answer if seat == 5 else "")
             # three minutes read as a clock, not as "180 s"
             await expect(g.pages[5].locator("#timer")).to_have_text(re.compile(r"^[23]:[0-5][0-9]$"))
             await g.shot(5, "extension-granted")
+            # reloaded while the extension runs, his phone still says his request counted
+            await g.pages[5].reload()
+            await expect(g.pages[5].get_by_test_id("result")).to_have_text(answer)
+            await expect(g.pages[5].locator("#phase-text")).to_have_text(extended)
             seen["offer"] = True
             return True
         if timer == "extension_offer" and game.day > 1:
