@@ -160,6 +160,12 @@ class SverigeGame(BaseGame):
             raise Refused("reject_tap_now")
         voter = self._living_seat(ev.seat)
         current = self.ballot[self.ballot_index]
+        if ev.target is None:
+            # seed 000: one name is called at a time and the hands go up on NOW, so a "yes" is a
+            # hand raised for the name being called; a "no" is a hand kept down, which counts nothing
+            if not ev.answer:
+                raise Refused("reject_hand_down", {"seat": current})
+            ev = Tap(ev.seat, current)
         if ev.target in self.ballot[: self.ballot_index]:
             raise Refused("reject_late_vote", {"seat": ev.target})  # late hands do not count
         if ev.target in self.ballot[self.ballot_index + 1:]:

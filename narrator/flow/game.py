@@ -494,6 +494,9 @@ class BaseGame:
         step = self.step
         if step is None or step.action is None:
             raise Refused("reject_nothing_to_do", {"seat": seat}, private=True)
+        if seat in self.leaving:
+            # he has left the table: from that moment he acts no more (his choices are void at dawn)
+            raise Refused("reject_seat_out", {"seat": seat}, private=True)
         if seat not in self._awake:
             raise Refused("reject_not_awake", {"seat": seat}, private=True)
         if ev.target is None:
