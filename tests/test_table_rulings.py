@@ -142,3 +142,26 @@ def test_a_revote_after_a_three_way_split_sends_out_the_one_with_most_votes():
             "I'm submitting player number 6", "thank you", "I'm submitting player number 9"] + ["timeout"] * 7
             + first + ["timeout"] * 3 + votes(plan))
         assert f"Player {out} leaves the game." in printed and "Tied again" not in printed
+
+
+# ------------------------------------------------------------------ seed 001: an accusation names another
+def test_a_hungarian_player_cannot_accuse_himself():
+    cfg = ('variant = "hungariq"\nlanguage = "hu"\n[dealing]\nroles = { 1 = "inspector", 2 = "mafia", 3 = "mafia", '
+           '4 = "protected_mafia" }\n[input]\nengine = "none"\n')
+    printed, live = console_game(cfg, ["<fire>"] * 2 + ["say 5 vádat emel 5 ellen", "say 6 vádat emel 5 ellen",
+                                                        "say 7 vádat emel 8 ellen"])
+    assert "✗ Saját magad ellen nem emelhetsz vádat." in printed
+    assert "✗ Várj, amíg a mostani vádról döntés születik." in printed        # 5 is being tried
+    assert live.game.accused == 5 and live.game.state == "support_vote"
+
+
+def test_an_accusation_at_night_is_answered_as_such_and_a_swedish_nomination_at_night_too():
+    cfg = ('variant = "hungariq"\nlanguage = "hu"\n[dealing]\nroles = { 1 = "inspector", 2 = "mafia", 3 = "mafia", '
+           '4 = "protected_mafia" }\n[input]\nengine = "none"\n')
+    printed, live = console_game(cfg, ["<fire>"] * 2 + ["timeout", "say 6 vádat emel 5 ellen"])
+    assert "✗ Vádat nappal lehet emelni." in printed and "mostani vádról" not in printed
+    cfg = ('variant = "sverige"\nlanguage = "sv"\n[roles]\nmafia = 2\n'
+           '[dealing]\nroles = { 1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff" }\n[input]\nengine = "none"\n')
+    printed, live = console_game(cfg, ["<fire>", "say fem nominerar sju", "timeout", "timeout", "timeout", "say tre nominerar fyra"])
+    assert "✗ Man nominerar under dagens diskussion, fram till att sista chansen är över." in printed
+    assert "eget tal" not in printed
