@@ -172,7 +172,8 @@ class SverigeGame(BaseGame):
             # a nominee still to be called: the hand is early, not wrong
             raise Refused("reject_not_called_yet", {"seat": current, "later": ev.target})
         if ev.target != current:
-            raise Refused("reject_not_candidate", {"seat": ev.target, "seats": [current]})
+            # one name is called at a time: "vote for one of 7" would read as a list of one
+            raise Refused("reject_not_nominated_now", {"seat": ev.target, "current": current})
         if voter in self.voted:
             raise Refused("reject_voted_today", {"seat": voter})
         self.voted.add(voter)
