@@ -14,6 +14,7 @@ is typed there is what a transcript holds, and what the table hears is printed.
 from __future__ import annotations
 
 from test_classic_vote_cancel import TODAY, lines_after, said_in_a_row
+from conftest import Table
 from test_console_table import NIGHT_ZERO, console_game, table
 
 SPEECHES = ["timeout"] * 10
@@ -166,3 +167,13 @@ def test_an_accusation_at_night_is_answered_as_such_and_a_swedish_nomination_at_
     printed, live = console_game(cfg, ["<fire>", "say fem nominerar sju", "timeout", "timeout", "timeout", "say tre nominerar fyra"])
     assert "✗ Man nominerar under dagens diskussion, fram till att sista chansen är över." in printed
     assert "eget tal" not in printed
+
+
+def test_a_night_step_played_from_a_transcript_does_not_wait_for_the_one_who_left():
+    # in replay a step ends when every living actor has tapped; one who left the table is no actor
+    t = Table()
+    t.finish_day_speeches()
+    t.do("leave 4", "tap 2 6", "tap 3 6")
+    assert t.game.step is not None and t.game.step.name != "mafia_shoots"
+    t.do("tap 2 1", "tap 1 2")
+    assert (6, "shot") in t.eliminated() and (4, "left") in t.eliminated()

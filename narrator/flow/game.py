@@ -138,7 +138,8 @@ class BaseGame:
         """The living seats whose role acts in this night step. SECRET: never send it anywhere."""
         if self.step is None:
             return []
-        return [s for s in self._awake if self.seats[s].alive]
+        # one who left the table tonight acts no more: the step does not wait for him
+        return [s for s in self._awake if self.seats[s].alive and s not in self.leaving]
 
     def awaiting(self) -> tuple[str, dict]:
         """What the game waits for, as a line id and args (rendered in the table's language)."""
