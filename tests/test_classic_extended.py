@@ -42,3 +42,11 @@ def test_the_maniac_wins_alone_in_a_duel():
     assert wins.classic(["maniac", "citizen"]) == "maniac"
     assert wins.classic(["mafia", "citizen", "maniac"]) is None
     assert wins.classic(["citizen", "sheriff", "doctor"]) == "town"
+
+
+def test_the_putana_visiting_herself_is_told_she_cannot_visit_herself():
+    # seed 002 names the Putana; she visits a player (the block): the refusal says visit, not check
+    t = night_one()
+    r = t.refused("tap 5 5")
+    assert r.line == "reject_visit_self" and r.seat == 5
+    assert t.session.render(r.line, r.args) == "You cannot visit yourself."

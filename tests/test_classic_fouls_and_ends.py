@@ -158,10 +158,11 @@ def test_a_deal_must_fit_the_variant():
     assert t.refused("deal 1=don 2=mafia 3=mafia 4=sheriff").line == "reject_already_dealt"
 
 
-def test_a_player_fouled_out_at_night_is_not_announced_again_at_dawn():
+def test_a_player_fouled_out_at_night_after_the_mafia_shot_him_was_killed():
     # seed 004 §6: "After receiving 4th foul player leaves the game without right for "last words"."
-    # The mafia shot 5, then the referee gave him his fourth foul before dawn: he has already left,
-    # so the morning neither names him as the night's victim nor gives him last words.
+    # §7: the vote is cancelled "unless this player has been "killed" at night". The mafia shot 5,
+    # then the referee gave him his fourth foul before dawn: he left at once, without last words,
+    # and the morning names him as the night's victim — he was shot — so no vote is cancelled.
     t = Table()
     t.do("foul 5", "foul 5", "foul 5")
     t.finish_day_speeches()                     # nobody nominated: night
@@ -172,7 +173,7 @@ def test_a_player_fouled_out_at_night_is_not_announced_again_at_dawn():
     assert t.game.state == "speeches" and t.game.day == 2
     said = t.said()
     dawn = said[len(said) - 1 - said[::-1].index("city_wakes"):]
-    assert "morning_bad" not in dawn and "last_words_turn" not in dawn
-    assert "morning_good" in dawn
-    assert t.eliminated() == [(5, "fouls")]
+    assert dawn[1:3] == ["morning_bad", "vote_held_shot"] and "last_words_turn" not in dawn
+    assert t.eliminated() == [(5, "fouls")]      # out once, on fouls: not a second time at dawn
     assert t.records("shot")[-1]["seat"] == 5   # the shot is kept in the protocol as it was fired
+    assert t.game.cancel_vote_day is None

@@ -82,18 +82,31 @@ def test_the_exiled_player_disqualified_in_his_last_words_cancels_nothing():
     assert t.game.cancel_vote_day is None and t.eliminated() == [(7, "vote")]
 
 
-def test_disqualified_at_night_he_is_out_at_once_and_the_mafias_shot_finds_nobody():
+def test_disqualified_at_night_he_is_out_at_once_and_the_mafias_shot_still_killed_him():
     # §5: «Peeking during night phase», «Touching other players or any speaking during the night
-    # phase»: the referee says it at once; the next day's vote is cancelled (§7)
+    # phase»: the referee says it at once; the mafia had shot him before, so he was killed and no
+    # vote is cancelled (§7 «unless this player has been "killed" at night»)
     t = Table()
     t.finish_day_speeches()
     t.do("tap 2 6", "tap 3 6", "tap 4 6")          # the mafia shoot 6
     batch = t.do("disqualify 6")                   # he spoke while the Don was awake
-    assert t.said(batch) == ["disqualified", "vote_cancelled_next"] and t.eliminated() == [(6, "disqualified")]
+    assert t.said(batch) == ["disqualified"] and t.eliminated() == [(6, "disqualified")]
     t.do("tap 2 1", "tap 1 2")
     dawn = morning(t)
-    assert "morning_good" in dawn and "morning_bad" not in dawn and "last_words_turn" not in dawn
-    assert t.game.state == "speeches" and t.game.day == 2
+    assert "morning_bad" in dawn and "vote_held_shot" in dawn and "last_words_turn" not in dawn
+    assert t.game.state == "speeches" and t.game.day == 2 and t.game.cancel_vote_day is None
+
+
+def test_disqualified_at_night_before_the_shot_he_is_no_target_and_todays_vote_is_cancelled():
+    t = Table()
+    t.finish_day_speeches()
+    batch = t.do("disqualify 6")                   # while the mafia are awake
+    assert t.said(batch) == ["disqualified"]
+    assert t.refused("tap 2 6").line == "reject_seat_out"
+    t.do("tap 2 7", "tap 3 7", "tap 4 7", "tap 2 1", "tap 1 2")
+    dawn = morning(t)
+    assert "morning_bad" in dawn and "vote_cancelled_today" in dawn and "vote_held_shot" not in dawn
+    t.do("say thank you")                          # 7's last words
     t.finish_day_speeches()
     assert t.records("vote_cancelled")[-1]["reason"] == "disqualified"
 

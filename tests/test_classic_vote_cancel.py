@@ -18,6 +18,7 @@ import html
 
 from conftest import Table
 from narrator import protocol
+from narrator.flow.events import Nominate
 from narrator.report import GameRecord, render
 from test_console_table import NIGHT_ZERO, console_game, table
 
@@ -87,11 +88,16 @@ def test_a_player_who_left_in_the_night_is_said_with_the_morning_news_and_todays
     assert morning[1].startswith("Утро у нас доброе") and live.game.cancel_vote_day == 2
 
 
-def test_a_disqualification_at_night_cancels_the_next_vote():
-    # §5.1 «Peeking during night phase»: there is no vote at night, so the next one goes
-    printed, live = console_game(table("ru"), NIGHT_ZERO + SPEECHES + ["disqualify 6"])
+def test_a_disqualification_at_night_cancels_the_next_vote_said_at_dawn():
+    # §5.1 «Peeking during night phase»: there is no vote at night, so the next one goes — said
+    # with the morning's news, as only dawn tells whether the mafia had shot him (§7 «unless this
+    # player has been "killed" at night»)
+    printed, live = console_game(table("ru"), NIGHT_ZERO + SPEECHES + ["disqualify 6", "<fire>", "<fire>", "<fire>"])
     said = lines_after(printed, "Игрок 6 дисквалифицирован")
-    assert said[:2] == ["Игрок 6 дисквалифицирован и покидает игру без последнего слова.", NEXT]
+    assert said[:2] == ["Игрок 6 дисквалифицирован и покидает игру без последнего слова.", "Спасибо, мафия. Мафия засыпает."]
+    assert NEXT not in printed
+    morning = lines_after(printed, "День 2")
+    assert morning[1:3] == ["Утро у нас доброе. Этой ночью никто не погиб.", TODAY]
     assert live.game.cancel_vote_day == 2
 
 
@@ -140,11 +146,19 @@ def test_the_report_names_todays_vote_or_the_next_days_in_every_language():
         t.do("disqualify 9")                                  # day 1, before the vote: today's
         while t.game.state == "speeches":
             t.do("timeout")
-        t.do("foul 6", "foul 6", "foul 6", "foul 6")          # at night: the next day's
         page = report_of(t)
         day1 = page[page.index('id="day-1"'):].split("</section>", 1)[0]
-        night1 = page[page.index('id="night-1"'):].split("</section>", 1)[0]
-        assert today in day1 and next_ in night1, lang
+        assert today in day1, lang
+        # the next day's: today's result is decided (7 is voted out) when 6 gets his fourth foul
+        t = Table(lang=lang)
+        t.effects += t.session.feed(Nominate(7)) + t.do("timeout") + t.session.feed(Nominate(5))
+        while t.game.state == "speeches":
+            t.do("timeout")
+        t.vote({s: 7 for s in range(1, 11)})
+        t.do("foul 6", "foul 6", "foul 6", "foul 6")
+        page = report_of(t)
+        day1 = page[page.index('id="day-1"'):].split("</section>", 1)[0]
+        assert next_ in day1, lang
 
 
 def test_the_report_of_a_removal_after_the_vote_names_the_next_day():

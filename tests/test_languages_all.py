@@ -13,7 +13,7 @@ SAMPLE = {
     "seat": 7, "seats": [3, 7], "day": 2, "minutes": 10, "by": 3, "speaker": 3,
     "role": "@role_mafia", "step": "@step_mafia_kills", "manner": "@manner_1",
     "reason": "x", "don": 2, "sheriff": 1, "language": "Magyar", "time": 30,
-    "menu": ["@manner_1", "@manner_2"], "number": 1, "text": "x", "later": 9, "roles": "1 don, 2 mafia",
+    "menu": ["@manner_1", "@manner_2"], "number": 1, "text": "x", "later": 9, "current": 7, "roles": "1 don, 2 mafia",
 }
 SLOT = re.compile(r"\{(\w+)\}")
 

@@ -15,8 +15,8 @@ class ClassicGame(BaseGame):
     DAY_TRANSITIONS = (
         ("to_speeches", "*", "speeches"),
         ("to_voting", ["speeches"], "voting"),
-        ("to_tie_speeches", ["voting"], "tie_speeches"),
-        ("to_revote", ["voting", "tie_speeches"], "revote"),
+        ("to_tie_speeches", ["voting", "revote"], "tie_speeches"),
+        ("to_revote", ["voting", "tie_speeches", "revote"], "revote"),
         ("to_all_leave", ["revote"], "all_leave_vote"),
     )
     FLOOR_STATES = ("speeches", "tie_speeches", "last_words")
@@ -35,6 +35,11 @@ class ClassicGame(BaseGame):
         self.votes: dict[int, int] = {}
         self.answers: dict[int, bool] = {}
         self.tied: list[int] = []
+        # removed by the referee tonight (seat -> cause): whether his removal cancels today's vote
+        # is known only at dawn, when the night's shot is — seed 004 §7 «unless this player has
+        # been "killed" at night»
+        self.removed_tonight: dict[int, str] = {}
+        self.shot_out: list[int] = []
 
     def public_nominations(self) -> list[int]:
         return [s for _, s in self.nominations]
@@ -62,7 +67,9 @@ class ClassicGame(BaseGame):
     # ------------------------------------------------------------------ dawn
     def announce_morning(self, deaths, attempt, notes) -> None:
         left = notes.get("left", [])
-        shot = [s for s in deaths if s not in left]
+        self.shot_out = list(notes.get("shot_out", []))
+        # one the referee removed in the night after the mafia shot him was shot all the same
+        shot = [s for s in deaths if s not in left] + self.shot_out
         if self.night_no > 0:
             if shot:
                 # "the morning is not good" once, however many are killed (a maniac's or a second
@@ -77,13 +84,19 @@ class ClassicGame(BaseGame):
         for s in deaths:
             if s in self.left_tonight:
                 self._say("left_table_at_night", seat=s)
+                if s not in left:
+                    self._say("vote_held_shot", seat=s)
+        for s in self.shot_out:
+            self._say("vote_held_shot", seat=s)
 
     def after_dawn(self, deaths) -> None:
-        left = [s for s in deaths if self.causes.get(s) == "left"]
-        if left:
-            # seed 004 §7: a dismissal cancels the next vote — today's, as the night is over; the
-            # table hears it with the news, not only when the speeches are over
-            self._cancel_vote(self.day, "left", left[0])
+        # seed 004 §7: a dismissal cancels the next vote — today's, as the night is over — unless
+        # the mafia shot him; the table hears it with the news, not only when the speeches are over
+        removed = [(s, c) for s, c in self.removed_tonight.items() if s not in self.shot_out]
+        removed += [(s, "left") for s in deaths if self.causes.get(s) == "left"]
+        self.removed_tonight, self.shot_out = {}, []
+        if removed:
+            self._cancel_vote(self.day, removed[0][1], removed[0][0])
             self._say("vote_cancelled_today")
         speakers = [s for s in deaths if s not in self.left_tonight]
         if speakers and self.rules["last_words_after_shot"]:
@@ -219,7 +232,7 @@ class ClassicGame(BaseGame):
                 return self._go_night()
             if self.day > 1 and self.rules["single_nominee_eliminated"]:
                 self._say("single_nominee_leaves", seat=nominees[0])
-                return self._vote_eliminates(nominees)
+                return self._vote_eliminates(nominees, announced=True)
         self.to_voting()
         self._open_vote(nominees, "main")
 
@@ -263,17 +276,14 @@ class ClassicGame(BaseGame):
             return self._vote_eliminates(top)
         if round_ == "main":
             # seed 004 §4.4: split vote — the tied speak 30 s each, then a re-vote among them
-            self.tied = top
-            self._record("split", seats=list(top))
-            self._say("split_vote", seats=top)
-            if self.rules["tie_speeches"]:
-                self.to_tie_speeches()
-                self.speech_queue = list(top)
-                self._next_tie_speech()
-            else:
-                self.to_revote()
-                self._open_vote(top, "revote")
-            return
+            return self._split(top, "split_vote")
+        if len(top) < len(self.tied):
+            # seed 004 §4.4 goes to the lift vote when «those players» tie again, and §7 ends the
+            # vote when «3 players» tie «two times»: a re-vote whose tie is among fewer of them
+            # (three tied, then two) is neither. As FIIM referees rule it, the split starts again
+            # among the players still tied — their 30 s each, then a re-vote — and only the same
+            # players tied twice go to the lift vote (or, three or more, end it)
+            return self._split(top, "split_vote_again")
         self.tied = top
         if len(top) >= 3 and self.rules["three_way_tie_twice_ends"]:
             self._record("vote_ends", reason="tie_twice", seats=top)
@@ -289,6 +299,18 @@ class ClassicGame(BaseGame):
         self._record("vote_open", round="all_leave", candidates=list(top))
         self._say("all_leave_question", seats=top)
         self._timer("vote")
+
+    def _split(self, top: list[int], line: str) -> None:
+        self.tied = top
+        self._record("split", seats=list(top))
+        self._say(line, seats=top)
+        if self.rules["tie_speeches"]:
+            self.to_tie_speeches()
+            self.speech_queue = list(top)
+            self._next_tie_speech()
+        else:
+            self.to_revote()
+            self._open_vote(top, "revote")
 
     def _next_tie_speech(self) -> None:
         while self.speech_queue:
@@ -323,9 +345,10 @@ class ClassicGame(BaseGame):
         self._say("all_stay")
         self._go_night()
 
-    def _vote_eliminates(self, seats: list[int]) -> None:
+    def _vote_eliminates(self, seats: list[int], announced: bool = False) -> None:
         self._timer(None)
-        for s in seats:
+        # the only nominee's line already says he leaves: said twice, it sounds like a second one
+        for s in seats if not announced else ():
             self._say("eliminated_by_vote", seat=s)
 
         def then() -> None:
@@ -433,10 +456,21 @@ class ClassicGame(BaseGame):
     def _remove(self, seat: int, cause: str) -> None:
         """A player out by the referee (a fourth foul, a disqualification) or who left the table."""
         state = self.state
+        if state == "night":
+            # out at once (he acts no more tonight, and is no longer a choice), but which vote goes
+            # is said at dawn: a shot the mafia fired at him before makes him killed, and then no
+            # vote is cancelled (seed 004 §7 «unless this player has been "killed" at night»)
+            self.removed_tonight[seat] = cause
+
+            def after_night_removal() -> None:
+                if not self.fixed_night_steps and self._step_complete():
+                    self._next_step()
+
+            return self._eliminate([seat], cause, then=after_night_removal, moment="now")
         # seed 004 §7: «the current or next vote is cancelled … If the vote result has been decided
         # before dismissal and the dismissed player is not the one exiled, the next vote is
         # cancelled»: decided once the exiled speaks his last words, and at night (no vote is open)
-        decided = state == "night" or (state == "last_words" and self.after_last_words == self._go_night)
+        decided = state == "last_words" and self.after_last_words == self._go_night
         self._cancel_vote(self.day + 1 if decided else self.day, cause, seat)
         was_speaker = self.speaker == seat
         self.nominations = [(b, s) for b, s in self.nominations if s != seat]
@@ -451,8 +485,6 @@ class ClassicGame(BaseGame):
                 return self._go_night()
             if state == "speeches" and was_speaker:
                 return self._next_speech()
-            if state == "night" and not self.fixed_night_steps and self._step_complete():
-                self._next_step()
 
         self._eliminate([seat], cause, then=then, moment="now")
 

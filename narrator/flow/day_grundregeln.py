@@ -100,12 +100,21 @@ class GrundregelnGame(BaseGame):
             self._valid_seat(ev.seat)
             raise Refused("reject_tap_now")
         voter = self._living_seat(ev.seat)
+        pointing = self.state == "pointing"
         if voter in self.votes:
-            raise Refused("reject_already_voted", {"seat": voter})
+            # the answer names what he did: in the pointing he pointed, he did not vote
+            raise Refused("reject_already_pointed" if pointing else "reject_already_voted", {"seat": voter})
+        if ev.target is None:  # "tap 3 yes": a yes is no seat
+            raise Refused("reject_need_point" if pointing else "reject_need_candidate", {"seats": self.candidates})
+        if pointing:
+            # everybody living may be pointed at: a seat beyond the table or a dead player is
+            # answered as such, not as "not on the ballot" of a ballot nobody has drawn up
+            self._living_seat(ev.target)
+            if ev.target == voter:
+                # seed 003 «zeigt jeder Spieler … auf einen Mitspieler»: pointing, not nominating
+                raise Refused("reject_point_self")
         if ev.target not in self.candidates:
             raise Refused("reject_not_candidate", {"seat": ev.target, "seats": self.candidates})
-        if ev.target == voter and self.state == "pointing":
-            raise Refused("reject_self_nomination")  # "zeigt … auf einen Mitspieler"
         self.votes[voter] = ev.target
         self._record("vote", voter=voter, seat=ev.target, round=self.state)
         if len(self.votes) == len(self.alive):
@@ -185,6 +194,8 @@ class GrundregelnGame(BaseGame):
         seat = self._valid_seat(ev.seat)
         if seat != self.decider:
             raise Refused("reject_not_decider", {"speaker": self.decider})
+        if ev.target is None:
+            raise Refused("reject_need_candidate", {"seats": self.candidates})
         if ev.target not in self.candidates:
             raise Refused("reject_not_candidate", {"seat": ev.target, "seats": self.candidates})
         self._record("tie_break", by=seat, seat=ev.target)

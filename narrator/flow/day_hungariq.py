@@ -61,10 +61,15 @@ class HungariqGame(BaseGame):
 
     def day_nominate(self, ev: Nominate) -> None:
         if self.state != "accusations":
-            raise Refused("reject_accuse_now")
+            # while a trial runs it waits; at night (or in last words) there is no day to accuse in
+            trial = self.state in ("support_vote", "debate", "accused_last_word", "execution_vote")
+            raise Refused("reject_accuse_now" if trial else "reject_accuse_by_day")
         if ev.by is not None:
             self._living_seat(ev.by)
         seat = self._living_seat(ev.seat)
+        if seat == ev.by:
+            # seed 001 «Vádat emelek XY ellen»: an accusation names another player
+            raise Refused("reject_accuse_self")
         if seat in self.tried_today and not self.endgame():
             # seed 001: «Ha nincs meg a többség, a vádlott tovább él, és más vádlottat keresnek» —
             # once tried and alive, the day looks for another accused; the endgame of three has

@@ -160,13 +160,20 @@ class SverigeGame(BaseGame):
             raise Refused("reject_tap_now")
         voter = self._living_seat(ev.seat)
         current = self.ballot[self.ballot_index]
+        if ev.target is None:
+            # seed 000: one name is called at a time and the hands go up on NOW, so a "yes" is a
+            # hand raised for the name being called; a "no" is a hand kept down, which counts nothing
+            if not ev.answer:
+                raise Refused("reject_hand_down", {"seat": current})
+            ev = Tap(ev.seat, current)
         if ev.target in self.ballot[: self.ballot_index]:
             raise Refused("reject_late_vote", {"seat": ev.target})  # late hands do not count
         if ev.target in self.ballot[self.ballot_index + 1:]:
             # a nominee still to be called: the hand is early, not wrong
             raise Refused("reject_not_called_yet", {"seat": current, "later": ev.target})
         if ev.target != current:
-            raise Refused("reject_not_candidate", {"seat": ev.target, "seats": [current]})
+            # one name is called at a time: "vote for one of 7" would read as a list of one
+            raise Refused("reject_not_nominated_now", {"seat": ev.target, "current": current})
         if voter in self.voted:
             raise Refused("reject_voted_today", {"seat": voter})
         self.voted.add(voter)

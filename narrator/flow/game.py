@@ -138,7 +138,8 @@ class BaseGame:
         """The living seats whose role acts in this night step. SECRET: never send it anywhere."""
         if self.step is None:
             return []
-        return [s for s in self._awake if self.seats[s].alive]
+        # one who left the table tonight acts no more: the step does not wait for him
+        return [s for s in self._awake if self.seats[s].alive and s not in self.leaving]
 
     def awaiting(self) -> tuple[str, dict]:
         """What the game waits for, as a line id and args (rendered in the table's language)."""
@@ -494,6 +495,9 @@ class BaseGame:
         step = self.step
         if step is None or step.action is None:
             raise Refused("reject_nothing_to_do", {"seat": seat}, private=True)
+        if seat in self.leaving:
+            # he has left the table: from that moment he acts no more (his choices are void at dawn)
+            raise Refused("reject_seat_out", {"seat": seat}, private=True)
         if seat not in self._awake:
             raise Refused("reject_not_awake", {"seat": seat}, private=True)
         if ev.target is None:

@@ -103,7 +103,7 @@ def protect(g, step, seat, target) -> None:
 
 def block(g, step, seat, target) -> None:
     if target == seat:
-        _refuse("reject_check_self")
+        _refuse("reject_visit_self")  # she visits, she does not check
     g._record("block", by=seat, seat=target)
     _choose(g, step, seat, target)
     # a changed visit frees the player visited before: the block is the last choice of each blocker
@@ -188,21 +188,27 @@ FINAL = (check_sheriff_action, check_mafia_action, check_team, inspect, watch)
 
 def resolve_dawn(g) -> tuple[list[int], bool, dict]:
     """The night's deaths in order, whether a kill was prevented, and notes: "left", the players
-    who left unwell that night and were not also killed (they come last among the deaths)."""
+    who left unwell that night and were not also killed (they come last among the deaths), and
+    "shot_out", those the mafia shot whom the referee removed later that night (out already)."""
     kills: list[int] = []
     attempt = False
+    # one who left the table in the night acts no more from that moment: his choices are void and
+    # the mafia's shot needs only those still at the table (seed 004 §4.5 «all "mafia" players
+    # present at the table»), as for one the referee removed in the night
+    leaving = set(g.leaving)
+    present = [s for s in g.alive if s not in leaving]
     for step in g.steps:
-        choices = {s: t for s, t in g.intents.get(step.name, {}).items() if g.seats[s].alive}
+        choices = {s: t for s, t in g.intents.get(step.name, {}).items() if g.seats[s].alive and s not in leaving}
         if step.action == "shoot":
-            shooters = [s for s in g.alive if any(g.has_role(s, r) for r in step.actors) and s not in g.blocked]
+            shooters = [s for s in present if any(g.has_role(s, r) for r in step.actors) and s not in g.blocked]
             hit = resolve_shot(shooters, choices)
             g._record("shot", seat=hit, shooters={str(s): choices.get(s, []) for s in shooters})
             if hit is not None:
                 kills.append(hit)
         elif step.action == "mafia_vote":
-            voters = [s for s in g.alive if any(g.has_role(s, r) for r in step.actors)]
+            voters = [s for s in present if any(g.has_role(s, r) for r in step.actors)]
             votes = {s: t[-1] for s, t in choices.items()}
-            sar = [t[-1] for s, t in g.intents.get("sarika_votes", {}).items() if g.seats[s].alive and s not in g.blocked]
+            sar = [t[-1] for s, t in g.intents.get("sarika_votes", {}).items() if s in present and s not in g.blocked]
             hit, saved = resolve_mafia_vote(voters, votes, sar[0] if sar else None, g.rules.get("mafia_majority_above_three", True))
             g._record("shot", seat=hit, shooters={str(s): choices.get(s, []) for s in voters}, saved_by_sarika=saved)
             attempt = attempt or saved
@@ -218,7 +224,7 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
         if step.action == "protect":
             chosen = g.intents.get(step.name, {})
             for s, t in chosen.items():
-                if g.seats[s].alive and s not in g.blocked:
+                if s in present and s not in g.blocked:
                     protected.add(t[-1])
                     g.last_protected[s] = (t[-1], t[-1] in kills)
             for s in [s for s in g.last_protected if s not in chosen]:
@@ -226,10 +232,15 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
                 # a night without a save leaves nobody to change from
                 del g.last_protected[s]
     deaths: list[int] = []
+    shot_out: list[int] = []
+    removed = getattr(g, "removed_tonight", {})
     for k in kills:
         if not g.seats[k].alive:
-            # removed during the night (a fourth foul): he already left without last words, and
-            # the morning cannot announce him a second time as the mafia's victim
+            # removed by the referee after the mafia shot him (a fourth foul, a disqualification):
+            # he is out already, without last words, but he was shot — seed 004 §7 «unless this
+            # player has been "killed" at night» — as one who left the table and was shot is
+            if k in removed and k not in shot_out and k not in protected:
+                shot_out.append(k)
             continue
         if k in protected:
             attempt = True
@@ -238,4 +249,4 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
     left = [s for s in g.leaving if g.seats[s].alive and s not in deaths]
     deaths += left
     g.leaving = []
-    return deaths, attempt, {"left": left}
+    return deaths, attempt, {"left": left, "shot_out": shot_out}
