@@ -66,6 +66,7 @@ class ConsoleOutput:
         self._since_step: list[Text] = []
         self.kept: list[Text] = []  # printed again after every wipe (the operator's warnings)
         self._private_shown = False  # a private answer is on the screen (with phones: only a leave)
+        self._timer: Timer | None = None  # the step's timer, shown once its time runs
 
     def _only_for(self, seat: int) -> str:
         """The label of a private line, in the table's language like the line itself."""
@@ -81,6 +82,41 @@ class ConsoleOutput:
         self._private_shown = False
         for line in self.kept:
             self.console.print(line, soft_wrap=True)
+
+    def timer_started(self, resumed_at: float | None) -> None:
+        """The timer runs from now (its line heard); `resumed_at`: the seconds a paused one has left."""
+        c = self.console
+        if resumed_at is None:
+            if self._timer is None:
+                return
+            if self._night and self.clear_at_dawn and (self.show_private or self._private_shown):
+                # a night step begins: the step before it may have left a private line or a seat
+                # typed on the keypad on the screen, and its players are asleep now. Every step,
+                # awake or not, alike — and only now that its line has been heard: a key typed
+                # late in the step before, echoed while the next step was being announced, is
+                # gone before the next role opens its eyes. (With phones neither is on this
+                # screen, and the join codes stay up for a phone that joins late.)
+                self._wipe()
+                for line in self._since_step:
+                    c.print(line)
+            self._since_step = []
+            seconds = self._timer.seconds
+        else:
+            seconds = resumed_at
+        c.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds)), style="dim"))
+
+    def handle_shared(self, effect: Effect, text: str | None, seats: list[int]) -> None:
+        """One private answer for several seats at once: the keypad's seat is the choice of every
+        awake mafioso, and "You chose 5" is said to them once, not once each."""
+        if not self.show_private or not isinstance(effect, (Tell, Reject)):
+            return self.handle(effect, text)
+        session = getattr(self.live, "session", None)
+        label = session.render("private_for_seats", {"seats": seats}) if session is not None else f"only for seats {seats}:"
+        if isinstance(effect, Tell):
+            self.console.print(Text.assemble((f"🔒 {label}", "bold magenta"), " ", text or ""))
+        else:
+            self.console.print(Text.assemble(("✗", "bold red"), " ", label, " ", text or ""))
+        self._private_shown = True
 
     def handle(self, effect: Effect, text: str | None) -> None:
         c = self.console
@@ -103,16 +139,8 @@ class ConsoleOutput:
         elif isinstance(effect, Timer) and effect.name:
             if self._night is None:
                 self._night = getattr(getattr(self.live, "game", None), "state", None) == "night"
-            if self._night and self.clear_at_dawn and (self.show_private or self._private_shown):
-                # a night step begins: the step before it may have left a private line or a seat
-                # typed on the keypad on the screen, and its players are asleep now. Every step,
-                # awake or not, alike. (With phones neither is on this screen, and the join codes
-                # stay up for a phone that joins late.)
-                self._wipe()
-                for line in self._since_step:
-                    c.print(line)
-            self._since_step = []
-            c.print(Text("⏱ " + words(self.live, "seconds", n=round(effect.seconds)), style="dim"))
+            # shown once the step's line has been heard and its time runs (timer_started)
+            self._timer = effect
         elif isinstance(effect, Record) and effect.entry["type"] == "phase":
             self._night = effect.entry["phase"] == "night"
             if effect.entry["phase"] == "day" and self.clear_at_dawn:
@@ -188,6 +216,17 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
     word = line.split()[0].lower()
     if word == "start" and on_start is not None:
         on_start()  # with phones: night zero begins without waiting for every Ready
+    elif word == "pause" and full_nights:
+        # a night step that runs longer tells the table its role is alive (only an awake player
+        # types at night), and "The game is paused." would be said into the night: refused on the
+        # screen, alike at every step — asked on the game's loop, as the line's turn comes
+        def pause_unless_night() -> None:
+            if live.game.state == "night":
+                note(console, words(live, "pause_at_night"))
+            else:
+                live._control("pause")
+
+        live.submit_control(pause_unless_night)
     elif word in ("pause", "resume", "quit"):
         live.submit_control(word)
     elif word == "help":
@@ -242,6 +281,10 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     # piped in from a script drive the game as a transcript does, fast-forwarding its nights.
     isatty = getattr(stream, "isatty", None)
     full_nights = keypad is not None and bool(isatty and isatty())
+    if full_nights:
+        # a seat is taken for the step it was typed in, never for the next one (see KeypadInput)
+        keypad.strict = True
+        live.outputs.append(_ForgetHalfTyped(live, stream))
 
     def run() -> None:
         for raw in stream:
@@ -253,6 +296,42 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     t = threading.Thread(target=run, name="console-input", daemon=True)
     t.start()
     return t
+
+
+class _ForgetHalfTyped:
+    """At the table's terminal, what was typed but not entered when a night step opens is dropped:
+    a mafioso's "5" left without Enter must not become the start of the Sheriff's "54"."""
+
+    def __init__(self, live, stream):
+        self.live = live
+        self.stream = stream
+        self.step_before = False  # a night step of this night ran before the one opening now
+
+    def handle(self, effect: Effect, text: str | None) -> None:
+        if isinstance(effect, Record) and effect.entry["type"] == "phase":
+            self.step_before = False  # the night's first step follows the day: nothing secret was typed
+
+    def timer_started(self, resumed_at: float | None) -> None:
+        if resumed_at is not None or self.live.game.state != "night":
+            return
+        step_before, self.step_before = self.step_before, True
+        if not step_before:
+            return
+        try:
+            import array
+            import fcntl
+            import termios
+
+            fd = self.stream.fileno()
+            # a whole line waiting ("status", "quit" typed a moment ago) is read and answered as
+            # ever: only when none is there (a line terminal counts whole lines only) is what is
+            # left a half-typed one, and dropped
+            entered = array.array("i", [0])
+            fcntl.ioctl(fd, termios.FIONREAD, entered)
+            if entered[0] == 0:
+                termios.tcflush(fd, termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError, AttributeError):
+            pass  # no terminal to flush (Windows, a closed stream): the step opens all the same
 
 
 def tolerant_stdin() -> None:
