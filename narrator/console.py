@@ -67,6 +67,7 @@ class ConsoleOutput:
         self.kept: list[Text] = []  # printed again after every wipe (the operator's warnings)
         self._private_shown = False  # a private answer is on the screen (with phones: only a leave)
         self._timer: Timer | None = None  # the step's timer, shown once its time runs
+        self._wiped_steps = 0  # night steps whose screen was cleared: a second wipe is for its own step only
 
     def _only_for(self, seat: int) -> str:
         """The label of a private line, in the table's language like the line itself."""
@@ -99,11 +100,34 @@ class ConsoleOutput:
                 self._wipe()
                 for line in self._since_step:
                     c.print(line)
+                self._wipe_again(list(self._since_step), self._timer.seconds)
             self._since_step = []
             seconds = self._timer.seconds
         else:
             seconds = resumed_at
         c.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds)), style="dim"))
+
+    def _wipe_again(self, lines: list[Text], seconds: float) -> None:
+        """Once more when the step's first second is over: a key typed late for the step before
+        (which the game does not take, see KEYPAD_GRACE) still echoes on the terminal, and the
+        role just woken must not read it. Every night step alike, whoever is awake."""
+        from .live import KEYPAD_GRACE
+
+        loop = getattr(self.live, "loop", None)
+        if loop is None:
+            return
+        self._wiped_steps += 1
+        mine = self._wiped_steps
+
+        def again() -> None:
+            if mine != self._wiped_steps or not self._night or self._private_shown:
+                return  # the step is over (or, impossibly soon, answered): nothing to clear
+            self._wipe()
+            for line in lines:
+                self.console.print(line)
+            self.console.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds)), style="dim"))
+
+        loop.call_later(KEYPAD_GRACE, again)
 
     def handle_shared(self, effect: Effect, text: str | None, seats: list[int]) -> None:
         """One private answer for several seats at once: the keypad's seat is the choice of every
@@ -248,6 +272,22 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
 
         live.submit_line(line, refuse=at_night)
     else:
+        if word == "tap" and full_nights:
+            # `tap 3 7` names its seat, but not its step: typed at the table's terminal it belongs
+            # to the step it was typed in, as a keypad seat does — the mafioso's late `tap 3 7`
+            # must not become the Don's check, nor a day's vote reach the night
+            typed_in = live.open_night_step()
+
+            def other_step() -> bool:
+                return live.game.state == "night" and not live.still_open(typed_in)
+
+            try:
+                item = live.session.parse(line)
+            except InputError:
+                item = None
+            if item is not None and not isinstance(item, Talk):
+                live.submit_line(line, refuse=other_step)
+                return
         if word not in ("deal", "say", "tap", "foul", "disqualify", "defeat", "timeout", "leave", "extend"):
             line = "say " + line  # a bare sentence is taken as heard at the table
         try:

@@ -170,6 +170,10 @@ class LiveSession:
             return None
         return step
 
+    def still_open(self, typed_in: int | None) -> bool:
+        """Whether the night step that was open as a line was typed (`open_night_step`) still is."""
+        return typed_in is not None and typed_in == self._open_step
+
     def submit_keypad(self, target: int, typed_in: int | None, strict: bool) -> None:
         """A seat typed on the keypad at night: the choice of every awake seat of the step. `strict`
         (the table's own terminal): taken only if `typed_in`, the step open when it was typed, is
@@ -256,7 +260,8 @@ class LiveSession:
         `journaled` says they are in the journal already (written before the hot-seat reveal)."""
         self.attach()
         try:
-            self._dispatch(first)
+            # a resumed night step's private answers, told again: once for the keypad's seats
+            self._dispatch(first, shared=True)
             for ev in initial or []:
                 self._apply(ev, journaled=journaled)
             while self.game.state != "over" and not self.stopped:
@@ -333,7 +338,7 @@ class LiveSession:
         self._apply(item)
 
     def _keypad(self, target: int, typed_in: int | None, strict: bool) -> None:
-        if strict and (typed_in is None or typed_in != self._open_step):
+        if strict and not self.still_open(typed_in):
             # typed after its step ended, or while the next one was still being announced: it is
             # nobody's choice, and nothing says so — a note, a line or a longer step would tell
             # the table that the role of the step before is alive
@@ -375,14 +380,17 @@ class LiveSession:
             if isinstance(e, (Say, Tell, Reject)):
                 text = self.voice.render(e.line, e.args)
             together = seats.get(id(e))
-            if together == []:
-                continue  # the same answer to another awake seat: shown once, with the first
             for out in self.outputs:
-                if together and len(together) > 1 and hasattr(out, "handle_shared"):
-                    try:
-                        out.handle_shared(e, text, together)
-                    except Exception:  # noqa: BLE001 — as in _show
-                        log.exception("output %s failed on %s", type(out).__name__, e)
+                if together is not None and hasattr(out, "handle_shared"):
+                    # a shared screen shows the same answer to several awake seats once, for all
+                    # of them; a phone (the hub) still gets each seat's own
+                    if len(together) > 1:
+                        try:
+                            out.handle_shared(e, text, together)
+                        except Exception:  # noqa: BLE001 — as in _show
+                            log.exception("output %s failed on %s", type(out).__name__, e)
+                    elif together:
+                        self._show(out, e, text)
                 else:
                     self._show(out, e, text)
             if isinstance(e, Timer) and self._open_pending:
@@ -531,9 +539,9 @@ class LiveSession:
             self._answer(Answer("paused", {}))
         elif what == "resume" and self.paused:
             self.paused = False
+            self._answer(Answer("resumed", {}))  # said first, then the time left ("⏱ 51 s")
             if self._paused_remaining is not None and self._timer_name:
                 self._arm(self._paused_remaining, resumed_at=self._paused_remaining)
             self._paused_remaining = None
-            self._answer(Answer("resumed", {}))
         elif what == "quit":
             self.stopped = True

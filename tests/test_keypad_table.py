@@ -17,7 +17,7 @@ import time
 import os
 
 from test_answers_and_deals_words import on_a_terminal
-from test_console_hotseat import play_on_a_terminal, read_until
+from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, read_until
 
 from narrator.companion import KeypadInput
 from narrator.language import load_voice
@@ -244,6 +244,7 @@ def test_a_late_enter_is_nobody_s_choice_and_pause_waits_for_the_day(tmp_path):
         # Don is being woken
         assert read_until(master, EN_DON, seen, timeout=30), tail()
         type_line(master, "4")
+        type_line(master, "tap 2 4")  # typed as a command, it names its seat but not its step
         time.sleep(0.5)
         late = bytes(seen[seen.rindex(EN_DON):])
         wake_and_type(master, seen, "4")  # the Don, awake: his check is his own
@@ -272,7 +273,40 @@ def test_a_late_enter_is_nobody_s_choice_and_pause_waits_for_the_day(tmp_path):
     assert don_taps == [{"type": "tap", "seat": 1, "target": 4}], don_taps
     mafia_taps = [e["event"] for e in taken[night - 2:steps[0]] if e["event"]["type"] == "tap"]
     assert {"type": "tap", "seat": 2, "target": 4} not in mafia_taps
+    # on the Don's screen the late keys are gone once his first second is over (wiped again)
+    don_screen = bytes(seen[seen.rindex(ERASE_SCROLLBACK, 0, seen.rindex(b"Player 4 IS the Sheriff")):]).decode(errors="replace")
+    assert "tap 2 4" not in don_screen, don_screen
     # every step ran its own time, the paused-at-night mafia step too (night_step = 5)
     starts = [taken[night - 2]["t"]] + [taken[i]["t"] for i in steps]
     for a, b in zip(starts[1:], starts[2:]):
         assert 5 - 0.05 <= b - a <= 5 + 0.5, (a, b)
+
+
+def test_a_resumed_mafia_step_shows_its_answer_once(tmp_path):
+    """The game stopped while the mafia were awake: the resume tells the running step's private
+    answer again (README: After a crash), once for the three seats the keypad's 5 was for, as it
+    was shown the first time — not once per mafioso."""
+    journal = tmp_path / "game.jsonl"
+    config = CLASSIC.replace("{journal}", str(journal))
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, config) as (play, master):
+        tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
+        assert read_until(master, b"Day 1.", seen, timeout=60), tail()
+        for _ in range(10):
+            type_line(master, "timeout")
+            time.sleep(0.15)
+        assert read_until(master, EN_MAFIA, seen), tail()
+        wake_and_type(master, seen, "5")
+        assert read_until(master, b"You chose 5", seen), tail()
+        type_line(master, "quit")
+        play.wait(timeout=30)
+    seen = bytearray()
+    from test_answers_and_deals_words import on_a_terminal
+
+    with on_a_terminal(["resume", "--journal", str(journal), "--voice", "text"], tmp_path) as (play, master):
+        assert read_until(master, b"You chose 5", seen), bytes(seen[-1500:]).decode(errors="replace")
+        time.sleep(0.5)
+        type_line(master, "quit")
+        play.wait(timeout=30)
+    text = bytes(seen).decode(errors="replace")
+    assert text.count("You chose 5") == 1 and "only for seats 1, 2 and 3:" in text, text
