@@ -310,3 +310,65 @@ def test_a_resumed_mafia_step_shows_its_answer_once(tmp_path):
         play.wait(timeout=30)
     text = bytes(seen).decode(errors="replace")
     assert text.count("You chose 5") == 1 and "only for seats 1, 2 and 3:" in text, text
+
+
+def test_on_the_speaker_a_key_typed_while_the_don_is_woken_is_not_his_check(tmp_path):
+    """The classic table with speech on, through ALSA's file plugin: the mafia's seat goes in, a
+    `pause` typed at night is refused on the screen, and a mafioso's Enter while the speaker is
+    still saying «The mafia falls asleep. The Don wakes up…» is nobody's choice. The Don, once his
+    line has been heard (the console's ⏱ is printed then), checks seat 4 himself. Every night step
+    is heard as its configured time: the silence between the lines is the step, whatever was typed."""
+    import numpy as np
+    from alsa_support import sound_card
+
+    from test_answers_and_deals_words import on_a_terminal
+
+    speaker, mic = sound_card(tmp_path)
+    journal = tmp_path / "game.jsonl"
+    config = CLASSIC.replace("{journal}", str(journal)) + '[voice]\nrate = 300\nambience = 0.0\n'
+    (tmp_path / "club.toml").write_text(config)
+    seen = bytearray()
+    timer = "⏱".encode()
+    try:
+        with on_a_terminal(["play", "--config", str(tmp_path / "club.toml"), "--voice", "speech"], tmp_path) as (play, master):
+            tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
+            assert read_until(master, b"Day 1.", seen, timeout=120), tail()
+            assert read_until(master, timer, seen, times=4, timeout=30), tail()  # 3 steps of night zero, player 1
+            for n in range(10):
+                type_line(master, "timeout")
+                assert read_until(master, timer, seen, times=5 + n, timeout=30), tail()  # heard, then the next
+            assert EN_MAFIA in seen, tail()
+            time.sleep(1.3)
+            type_line(master, "5")
+            assert read_until(master, b"You chose 5", seen), tail()
+            type_line(master, "pause")
+            assert read_until(master, b"night steps are not paused", seen), tail()
+            assert read_until(master, EN_DON, seen, timeout=30), tail()
+            heard = seen.count(timer)
+            type_line(master, "4")  # printed at once, still being said: a mafioso's late Enter
+            assert read_until(master, timer, seen, times=heard + 1, timeout=30), tail()
+            time.sleep(1.3)
+            type_line(master, "4")
+            assert read_until(master, b"Player 4 IS the Sheriff", seen), tail()
+            assert read_until(master, b"Day 2.", seen, timeout=60), tail()
+            assert read_until(master, timer, seen, times=seen.count(timer) + 1, timeout=30), tail()
+            time.sleep(1)
+            type_line(master, "quit")
+            play.wait(timeout=30)
+    finally:
+        speaker.close()
+        mic.close()
+    taken = events(journal)
+    kinds = [e["event"]["type"] for e in taken]
+    shot = max(i for i, e in enumerate(taken) if e["event"] == {"type": "tap", "seat": 1, "target": 5})
+    steps = [i for i in range(shot, len(taken)) if kinds[i] == "timeout"][:3]
+    assert [e["event"] for e in taken[steps[0] + 1:steps[1]]] == [{"type": "tap", "seat": 1, "target": 4}]
+    samples = speaker.samples().astype(np.int32)
+    frame = speaker.rate // 50
+    loud = np.array([np.abs(samples[i:i + frame]).max() > 300 for i in range(0, len(samples) - frame, frame)])
+    starts = np.flatnonzero(np.diff(loud.astype(int)) == -1) + 1
+    ends = np.flatnonzero(np.diff(loud.astype(int)) == 1) + 1
+    gaps = sorted((e - s) * 0.02 for s in starts for e in ends[ends > s][:1])
+    # night 1's three steps (mafia, Don, Sheriff) are the three longest silences: 5 s each
+    night = gaps[-3:]
+    assert all(5 - 0.05 <= g <= 5 + 0.25 for g in night), f"night steps heard as {night}"
