@@ -240,18 +240,21 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
     word = line.split()[0].lower()
     if word == "start" and on_start is not None:
         on_start()  # with phones: night zero begins without waiting for every Ready
-    elif word == "pause" and full_nights:
-        # a night step that runs longer tells the table its role is alive (only an awake player
-        # types at night), and "The game is paused." would be said into the night: refused on the
-        # screen, alike at every step — asked on the game's loop, as the line's turn comes
-        def pause_unless_night() -> None:
-            if live.game.state == "night":
+    elif word in ("pause", "resume"):
+        # asked on the game's loop, as the line's turn comes: the night may have begun meanwhile
+        def pause_or_resume() -> None:
+            if word == "pause" and full_nights and live.game.state == "night":
+                # a night step that runs longer tells the table its role is alive (only an awake
+                # player types at night), and "The game is paused." would be said into the night:
+                # refused on the screen, alike at every step
                 note(console, words(live, "pause_at_night"))
+            elif (word == "pause") == live.paused:
+                note(console, words(live, "already_paused" if live.paused else "not_paused"))
             else:
-                live._control("pause")
+                live._control(word)
 
-        live.submit_control(pause_unless_night)
-    elif word in ("pause", "resume", "quit"):
+        live.submit_control(pause_or_resume)
+    elif word == "quit":
         live.submit_control(word)
     elif word == "help":
         console.print(Text(words(live, "help")))

@@ -23,6 +23,9 @@ from narrator.companion import KeypadInput
 from narrator.language import load_voice
 
 NIGHT_STEP = 6
+# how long after the console's ⏱ a player types on a table with a speaker: beyond the step's first
+# second (KEYPAD_GRACE), which runs from when the line is heard — the card's latency after the ⏱
+SPOKEN_REACH = 2.0
 
 CONFIG = f"""variant = "grundregeln"
 language = "de"
@@ -63,7 +66,7 @@ def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_
         # the awake mafia, the typed `timeout` changes nothing, the keypad's 6 is their shot
         assert read_until(master, MAFIA_WAKE, seen), tail()
         assert read_until(master, "⏱".encode(), seen), tail()
-        time.sleep(1.3)  # the mafia open their eyes and reach the keypad
+        time.sleep(1.5)  # the mafia open their eyes and reach the keypad
         type_line(master, "9")
         assert read_until(master, "Es gibt keinen Platz 9".encode(), seen), tail()
         type_line(master, "timeout")
@@ -91,7 +94,7 @@ def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_
         # for the vote, comes right behind it and reaches the game in the night
         type_line(master, "tap 5 3\ntimeout")
         assert read_until(master, refused, seen, times=2), tail()
-        time.sleep(1.3)
+        time.sleep(1.5)
         type_line(master, "4")  # the mafia, still awake: the keypad's shot
         assert read_until(master, b"Tag 2", seen, timeout=NIGHT_STEP + 30), tail()
         assert b"Traceback" not in seen, tail()
@@ -155,7 +158,9 @@ def test_on_the_speaker_the_night_step_lasts_its_time_whatever_the_keypad_typed(
         with on_a_terminal(["play", "--config", str(tmp_path / "tisch.toml"), "--voice", "speech"], tmp_path) as (play, master):
             tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
             assert read_until(master, "⏱".encode(), seen, timeout=120), tail()
-            time.sleep(1.3)  # the step opens once its line is heard (⏱); the mafia reach the keypad
+            # the step opens once its line is heard (⏱ is printed as the speaker says when its last
+            # sample will be heard: a sound card's latency later); the mafia reach the keypad
+            time.sleep(SPOKEN_REACH)
             for line in ("9", "timeout", "3"):
                 type_line(master, line)
             assert read_until(master, b"Tag 1", seen, timeout=NIGHT_STEP + 60), tail()
@@ -206,7 +211,7 @@ EN_DAY_2 = b"Day 2."
 def wake_and_type(master, seen, text: str) -> None:
     """An awake player opens his eyes, reaches the keypad and types: a second or more after the
     step's line (the keypad takes no seat in a step's first second, see KEYPAD_GRACE)."""
-    time.sleep(1.3)
+    time.sleep(1.5)
     type_line(master, text)
 
 
@@ -227,8 +232,12 @@ def test_a_late_enter_is_nobody_s_choice_and_pause_waits_for_the_day(tmp_path):
         assert read_until(master, "⏱".encode(), seen, times=4), tail()
         type_line(master, "pause")  # in the day a pause is a pause, and says so
         assert read_until(master, en.render("paused", {}).encode(), seen), tail()
+        type_line(master, "pause")  # twice: said so, nothing changes
+        assert read_until(master, en.console_text("already_paused", {}).encode(), seen), tail()
         type_line(master, "resume")
         assert read_until(master, en.render("resumed", {}).encode(), seen), tail()
+        type_line(master, "resume")
+        assert read_until(master, en.console_text("not_paused", {}).encode(), seen), tail()
         for _ in range(10):
             type_line(master, "timeout")
             time.sleep(0.15)
@@ -338,7 +347,7 @@ def test_on_the_speaker_a_key_typed_while_the_don_is_woken_is_not_his_check(tmp_
                 type_line(master, "timeout")
                 assert read_until(master, timer, seen, times=5 + n, timeout=30), tail()  # heard, then the next
             assert EN_MAFIA in seen, tail()
-            time.sleep(1.3)
+            time.sleep(SPOKEN_REACH)
             type_line(master, "5")
             assert read_until(master, b"You chose 5", seen), tail()
             type_line(master, "pause")
@@ -347,7 +356,7 @@ def test_on_the_speaker_a_key_typed_while_the_don_is_woken_is_not_his_check(tmp_
             heard = seen.count(timer)
             type_line(master, "4")  # printed at once, still being said: a mafioso's late Enter
             assert read_until(master, timer, seen, times=heard + 1, timeout=30), tail()
-            time.sleep(1.3)
+            time.sleep(SPOKEN_REACH)
             type_line(master, "4")
             assert read_until(master, b"Player 4 IS the Sheriff", seen), tail()
             assert read_until(master, b"Day 2.", seen, timeout=60), tail()
