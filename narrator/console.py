@@ -125,7 +125,9 @@ class ConsoleOutput:
             self._wipe()
             for line in lines:
                 self.console.print(line)
-            self.console.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds)), style="dim"))
+            # the time left, not the step's whole time again: nothing started over
+            left = self.live.timer_remaining() if hasattr(self.live, "timer_remaining") else None
+            self.console.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds if left is None else left)), style="dim"))
 
         loop.call_later(KEYPAD_GRACE, again)
 
