@@ -66,6 +66,8 @@ class ConsoleOutput:
         self._since_step: list[Text] = []
         self.kept: list[Text] = []  # printed again after every wipe (the operator's warnings)
         self._private_shown = False  # a private answer is on the screen (with phones: only a leave)
+        self._timer: Timer | None = None  # the step's timer, shown once its time runs
+        self._wiped_steps = 0  # night steps whose screen was cleared: a second wipe is for its own step only
 
     def _only_for(self, seat: int) -> str:
         """The label of a private line, in the table's language like the line itself."""
@@ -81,6 +83,66 @@ class ConsoleOutput:
         self._private_shown = False
         for line in self.kept:
             self.console.print(line, soft_wrap=True)
+
+    def timer_started(self, resumed_at: float | None) -> None:
+        """The timer runs from now (its line heard); `resumed_at`: the seconds a paused one has left."""
+        c = self.console
+        if resumed_at is None:
+            if self._timer is None:
+                return
+            if self._night and self.clear_at_dawn and (self.show_private or self._private_shown):
+                # a night step begins: the step before it may have left a private line or a seat
+                # typed on the keypad on the screen, and its players are asleep now. Every step,
+                # awake or not, alike — and only now that its line has been heard: a key typed
+                # late in the step before, echoed while the next step was being announced, is
+                # gone before the next role opens its eyes. (With phones neither is on this
+                # screen, and the join codes stay up for a phone that joins late.)
+                self._wipe()
+                for line in self._since_step:
+                    c.print(line)
+                self._wipe_again(list(self._since_step), self._timer.seconds)
+            self._since_step = []
+            seconds = self._timer.seconds
+        else:
+            seconds = resumed_at
+        c.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds)), style="dim"))
+
+    def _wipe_again(self, lines: list[Text], seconds: float) -> None:
+        """Once more when the step's first second is over: a key typed late for the step before
+        (which the game does not take, see KEYPAD_GRACE) still echoes on the terminal, and the
+        role just woken must not read it. Every night step alike, whoever is awake."""
+        from .live import KEYPAD_GRACE
+
+        loop = getattr(self.live, "loop", None)
+        if loop is None:
+            return
+        self._wiped_steps += 1
+        mine = self._wiped_steps
+
+        def again() -> None:
+            if mine != self._wiped_steps or not self._night or self._private_shown:
+                return  # the step is over (or, impossibly soon, answered): nothing to clear
+            self._wipe()
+            for line in lines:
+                self.console.print(line)
+            # the time left, not the step's whole time again: nothing started over
+            left = self.live.timer_remaining() if hasattr(self.live, "timer_remaining") else None
+            self.console.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds if left is None else left)), style="dim"))
+
+        loop.call_later(KEYPAD_GRACE, again)
+
+    def handle_shared(self, effect: Effect, text: str | None, seats: list[int]) -> None:
+        """One private answer for several seats at once: the keypad's seat is the choice of every
+        awake mafioso, and "You chose 5" is said to them once, not once each."""
+        if not self.show_private or not isinstance(effect, (Tell, Reject)):
+            return self.handle(effect, text)
+        session = getattr(self.live, "session", None)
+        label = session.render("private_for_seats", {"seats": seats}) if session is not None else f"only for seats {seats}:"
+        if isinstance(effect, Tell):
+            self.console.print(Text.assemble((f"🔒 {label}", "bold magenta"), " ", text or ""))
+        else:
+            self.console.print(Text.assemble(("✗", "bold red"), " ", label, " ", text or ""))
+        self._private_shown = True
 
     def handle(self, effect: Effect, text: str | None) -> None:
         c = self.console
@@ -103,16 +165,8 @@ class ConsoleOutput:
         elif isinstance(effect, Timer) and effect.name:
             if self._night is None:
                 self._night = getattr(getattr(self.live, "game", None), "state", None) == "night"
-            if self._night and self.clear_at_dawn and (self.show_private or self._private_shown):
-                # a night step begins: the step before it may have left a private line or a seat
-                # typed on the keypad on the screen, and its players are asleep now. Every step,
-                # awake or not, alike. (With phones neither is on this screen, and the join codes
-                # stay up for a phone that joins late.)
-                self._wipe()
-                for line in self._since_step:
-                    c.print(line)
-            self._since_step = []
-            c.print(Text("⏱ " + words(self.live, "seconds", n=round(effect.seconds)), style="dim"))
+            # shown once the step's line has been heard and its time runs (timer_started)
+            self._timer = effect
         elif isinstance(effect, Record) and effect.entry["type"] == "phase":
             self._night = effect.entry["phase"] == "night"
             if effect.entry["phase"] == "day" and self.clear_at_dawn:
@@ -188,7 +242,21 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
     word = line.split()[0].lower()
     if word == "start" and on_start is not None:
         on_start()  # with phones: night zero begins without waiting for every Ready
-    elif word in ("pause", "resume", "quit"):
+    elif word in ("pause", "resume"):
+        # asked on the game's loop, as the line's turn comes: the night may have begun meanwhile
+        def pause_or_resume() -> None:
+            if word == "pause" and full_nights and live.game.state == "night":
+                # a night step that runs longer tells the table its role is alive (only an awake
+                # player types at night), and "The game is paused." would be said into the night:
+                # refused on the screen, alike at every step
+                note(console, words(live, "pause_at_night"))
+            elif (word == "pause") == live.paused:
+                note(console, words(live, "already_paused" if live.paused else "not_paused"))
+            else:
+                live._control(word)
+
+        live.submit_control(pause_or_resume)
+    elif word == "quit":
         live.submit_control(word)
     elif word == "help":
         console.print(Text(words(live, "help")))
@@ -209,6 +277,22 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
 
         live.submit_line(line, refuse=at_night)
     else:
+        if word == "tap" and full_nights:
+            # `tap 3 7` names its seat, but not its step: typed at the table's terminal it belongs
+            # to the step it was typed in, as a keypad seat does — the mafioso's late `tap 3 7`
+            # must not become the Don's check, nor a day's vote reach the night
+            typed_in = live.open_night_step()
+
+            def other_step() -> bool:
+                return live.game.state == "night" and not live.still_open(typed_in)
+
+            try:
+                item = live.session.parse(line)
+            except InputError:
+                item = None
+            if item is not None and not isinstance(item, Talk):
+                live.submit_line(line, refuse=other_step)
+                return
         if word not in ("deal", "say", "tap", "foul", "disqualify", "defeat", "timeout", "leave", "extend"):
             line = "say " + line  # a bare sentence is taken as heard at the table
         try:
@@ -242,6 +326,10 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     # piped in from a script drive the game as a transcript does, fast-forwarding its nights.
     isatty = getattr(stream, "isatty", None)
     full_nights = keypad is not None and bool(isatty and isatty())
+    if full_nights:
+        # a seat is taken for the step it was typed in, never for the next one (see KeypadInput)
+        keypad.strict = True
+        live.outputs.append(_ForgetHalfTyped(live, stream))
 
     def run() -> None:
         for raw in stream:
@@ -253,6 +341,42 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     t = threading.Thread(target=run, name="console-input", daemon=True)
     t.start()
     return t
+
+
+class _ForgetHalfTyped:
+    """At the table's terminal, what was typed but not entered when a night step opens is dropped:
+    a mafioso's "5" left without Enter must not become the start of the Sheriff's "54"."""
+
+    def __init__(self, live, stream):
+        self.live = live
+        self.stream = stream
+        self.step_before = False  # a night step of this night ran before the one opening now
+
+    def handle(self, effect: Effect, text: str | None) -> None:
+        if isinstance(effect, Record) and effect.entry["type"] == "phase":
+            self.step_before = False  # the night's first step follows the day: nothing secret was typed
+
+    def timer_started(self, resumed_at: float | None) -> None:
+        if resumed_at is not None or self.live.game.state != "night":
+            return
+        step_before, self.step_before = self.step_before, True
+        if not step_before:
+            return
+        try:
+            import array
+            import fcntl
+            import termios
+
+            fd = self.stream.fileno()
+            # a whole line waiting ("status", "quit" typed a moment ago) is read and answered as
+            # ever: only when none is there (a line terminal counts whole lines only) is what is
+            # left a half-typed one, and dropped
+            entered = array.array("i", [0])
+            fcntl.ioctl(fd, termios.FIONREAD, entered)
+            if entered[0] == 0:
+                termios.tcflush(fd, termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError, AttributeError):
+            pass  # no terminal to flush (Windows, a closed stream): the step opens all the same
 
 
 def tolerant_stdin() -> None:

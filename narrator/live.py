@@ -14,12 +14,13 @@ import asyncio
 import logging
 import random
 import threading
+import time
 from dataclasses import dataclass
 from typing import Protocol
 
 from .config import Config
 from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
-from .flow.events import Event, Timeout
+from .flow.events import Event, Tap, Timeout
 from .inputs import InputError, Talk
 from .journal import Journal, JournalError
 from .session import Session
@@ -34,6 +35,12 @@ MARK_EVERY = 5.0
 HEARD_WATCH = 1.0
 
 
+# a seat typed on the keypad this soon after a night step's time began is not taken for it: the
+# role just woken has barely opened its eyes, and a key that late is the step before's (a table
+# without a speaker sees the next step begin the instant the last one ends)
+KEYPAD_GRACE = 1.0
+
+
 # Records after which the lines of a new step begin: the step's opening lines come after them, and
 # what was said before them closed the step before ("Thank you, player 1. Time is up.")
 STEP_STARTS = frozenset({"phase", "speech", "vote_open"})
@@ -42,6 +49,24 @@ STEP_STARTS = frozenset({"phase", "speech", "vote_open"})
 # about somebody else, and the table hears only where it is now ("Player 2, you have 55 seconds.")
 STEP_RESULTS = frozenset({"time_up", "vote_count", "hand_vote_count", "accusation_count", "accusation_falls",
                           "execution_count", "spared", "nominated_by", "withdrawn_by"})
+
+
+def _shared_answers(effects: list) -> dict[int, list[int]]:
+    """The private answers of one keypad seat typed for every awake seat, by the effect's id: the
+    seats each first answer is for, and [] for the same answer to the next seats (left out)."""
+    first: dict[tuple, object] = {}
+    seats: dict[int, list[int]] = {}
+    for e in effects:
+        if not isinstance(e, (Tell, Reject)) or e.seat is None:
+            continue
+        key = (type(e), e.line, repr(sorted(e.args.items())))
+        if key in first:
+            seats[id(first[key])].append(e.seat)
+            seats[id(e)] = []
+        else:
+            first[key] = e
+            seats[id(e)] = [e.seat]
+    return seats
 
 
 def _step_opening(effects: list) -> list[Say]:
@@ -90,6 +115,14 @@ class LiveSession:
         self.failure: JournalError | None = None  # why the game stopped when the journal failed
         # after a resume: the private lines of the night so far, for a phone that comes back
         self.told_tonight: list[Tell] = []
+        # the night step whose time is running (a number per step opened), None between steps and
+        # while a step's opening lines are still being said: a keypad line belongs to the step it
+        # was typed in, and a late Enter must not become the next role's choice
+        self._open_step: int | None = None
+        self._open_since = 0.0  # when its time began to run, on the loop's clock (time.monotonic)
+        self._steps_opened = 0
+        self._dispatching = False  # a timer armed during a dispatch opens once the outputs saw it
+        self._open_pending = False
 
     # ------------------------------------------------------------------ state
     @property
@@ -127,6 +160,26 @@ class LiveSession:
         """A public line about the table's equipment ("the microphone has gone silent"), said
         whatever the game is doing — paused or not, whoever holds the floor."""
         self._submit(("notice", line, "device"))
+
+    def open_night_step(self) -> int | None:
+        """Which night step's time is running now (any thread): the keypad notes it as a seat is
+        typed. None in the step's first KEYPAD_GRACE seconds: a seat entered then was meant for the
+        step before (the narrator moved on as the Enter went down), not by the role just woken."""
+        step, since = self._open_step, self._open_since
+        if step is None or time.monotonic() - since < KEYPAD_GRACE:
+            return None
+        return step
+
+    def still_open(self, typed_in: int | None) -> bool:
+        """Whether the night step that was open as a line was typed (`open_night_step`) still is."""
+        return typed_in is not None and typed_in == self._open_step
+
+    def submit_keypad(self, target: int, typed_in: int | None, strict: bool) -> None:
+        """A seat typed on the keypad at night: the choice of every awake seat of the step. `strict`
+        (the table's own terminal): taken only if `typed_in`, the step open when it was typed, is
+        still the open one when its turn comes. Piped lines fast-forward as a transcript does: they
+        meet the step their turn comes in."""
+        self._submit(("keypad", (target, typed_in, strict), "keypad"))
 
     def submit_control(self, what) -> None:
         """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report)."""
@@ -207,7 +260,8 @@ class LiveSession:
         `journaled` says they are in the journal already (written before the hot-seat reveal)."""
         self.attach()
         try:
-            self._dispatch(first)
+            # a resumed night step's private answers, told again: once for the keypad's seats
+            self._dispatch(first, shared=True)
             for ev in initial or []:
                 self._apply(ev, journaled=journaled)
             while self.game.state != "over" and not self.stopped:
@@ -237,6 +291,7 @@ class LiveSession:
             if payload != self._timer_token or self.paused:
                 return  # a stale timer: a newer phase already started
             self._timer_deadline = None
+            self._open_step = None  # closed: a seat typed from now on is too late for it
             return self._apply(Timeout())
         if kind == "tick":
             if payload != self._timer_token or self.paused:
@@ -252,6 +307,8 @@ class LiveSession:
             return self._dispatch([self._cue.cue_line()])  # "ten seconds": narration, not an input
         if kind == "notice":
             return self._answer(Answer(payload, {}))
+        if kind == "keypad":
+            return self._keypad(*payload)
         if self.paused and kind != "event":
             return self._answer(Answer("paused", {}))
         if kind == "line" and isinstance(payload, tuple):
@@ -280,6 +337,29 @@ class LiveSession:
             return
         self._apply(item)
 
+    def _keypad(self, target: int, typed_in: int | None, strict: bool) -> None:
+        if strict and not self.still_open(typed_in):
+            # typed after its step ended, or while the next one was still being announced: it is
+            # nobody's choice, and nothing says so — a note, a line or a longer step would tell
+            # the table that the role of the step before is alive
+            return
+        step = self.game.step
+        if self.game.state != "night" or step is None or step.action is None:
+            return
+        self._apply_shared([Tap(seat, target) for seat in self.game.awake_seats()])
+
+    def _apply_shared(self, events: list[Event]) -> None:
+        """One keypad seat, the tap of every awake seat: journaled and applied one by one, and the
+        same private answer to each of them ("You chose 5") shown once, for all of them."""
+        effects: list[Effect] = []
+        try:
+            for event in events:
+                if self.journal is not None:
+                    self.journal.append(event)
+                effects.extend(self.session.feed(event))
+        finally:
+            self._dispatch(effects, shared=True)
+
     def _apply(self, event: Event, journaled: bool = False) -> None:
         if self.journal is not None and not journaled:
             # on disk (fsynced) before it is applied: resume never loses it; when the write
@@ -287,15 +367,35 @@ class LiveSession:
             self.journal.append(event)
         self._dispatch(self.session.feed(event))
 
-    def _dispatch(self, effects: list[Effect]) -> None:
+    def _dispatch(self, effects: list[Effect], shared: bool = False) -> None:
+        seats = _shared_answers(effects) if shared else {}
         for e in effects:
             if isinstance(e, Timer):
-                self._start_timer(e)
+                self._dispatching = True
+                try:
+                    self._start_timer(e)
+                finally:
+                    self._dispatching = False
             text = None
             if isinstance(e, (Say, Tell, Reject)):
                 text = self.voice.render(e.line, e.args)
+            together = seats.get(id(e))
             for out in self.outputs:
-                self._show(out, e, text)
+                if together is not None and hasattr(out, "handle_shared"):
+                    # a shared screen shows the same answer to several awake seats once, for all
+                    # of them; a phone (the hub) still gets each seat's own
+                    if len(together) > 1:
+                        try:
+                            out.handle_shared(e, text, together)
+                        except Exception:  # noqa: BLE001 — as in _show
+                            log.exception("output %s failed on %s", type(out).__name__, e)
+                    elif together:
+                        self._show(out, e, text)
+                else:
+                    self._show(out, e, text)
+            if isinstance(e, Timer) and self._open_pending:
+                self._open_pending = False
+                self._opened(None)
 
     @staticmethod
     def _show(out, effect: Effect, text: str | None) -> None:
@@ -366,8 +466,9 @@ class LiveSession:
             return
         self._timer_handle = self.loop.call_later(HEARD_WATCH, self._heard_watch, token, seconds)
 
-    def _arm(self, seconds: float, start: float | None = None) -> None:
-        """Run the timer for `seconds` from `start` (the loop's clock, time.monotonic; now by default)."""
+    def _arm(self, seconds: float, start: float | None = None, resumed_at: float | None = None) -> None:
+        """Run the timer for `seconds` from `start` (the loop's clock, time.monotonic; now by default).
+        `resumed_at`: the seconds left of a timer that was paused."""
         if self._timer_handle is not None:
             self._timer_handle.cancel()  # the watch over the narration, when the speaker said it first
         self._timer_token += 1
@@ -380,6 +481,28 @@ class LiveSession:
         if self._marked():
             self._mark(seconds)
             self._tick_handle = self.loop.call_at(start + MARK_EVERY, self.queue.put_nowait, ("tick", token, "clock"))
+        self._runs(resumed_at, start)
+
+    def _runs(self, resumed_at: float | None, start: float | None = None) -> None:
+        """The armed timer's time runs (since `start`): a night step is open for the keypad."""
+        if self.game.state == "night" and self._timer_name:
+            self._steps_opened += 1
+            self._open_step = self._steps_opened
+            self._open_since = self.loop.time() if start is None else start
+        if self._dispatching:
+            self._open_pending = True  # told once the outputs have seen the timer (its ⏱, its wipe)
+        else:
+            self._opened(resumed_at)
+
+    def _opened(self, resumed_at: float | None) -> None:
+        """The timer runs from now: its line has been heard. Outputs that show the step's start (the
+        console's ⏱, its wiped screen at night) show it now, not while the line is still being said."""
+        for out in self.outputs:
+            if hasattr(out, "timer_started"):
+                try:
+                    out.timer_started(resumed_at)
+                except Exception:  # noqa: BLE001 — as in _show
+                    log.exception("output %s failed as the timer started", type(out).__name__)
 
     def _marked(self) -> bool:
         """Whether the running timer's time left is noted in the journal: a day timer's is. A night
@@ -401,6 +524,8 @@ class LiveSession:
         self._timer_handle = None
         self._timer_deadline = None
         self._timer_token += 1
+        self._open_step = None
+        self._open_pending = False
 
     def _control(self, what) -> None:
         if callable(what):
@@ -414,9 +539,9 @@ class LiveSession:
             self._answer(Answer("paused", {}))
         elif what == "resume" and self.paused:
             self.paused = False
+            self._answer(Answer("resumed", {}))  # said first, then the time left ("⏱ 51 s")
             if self._paused_remaining is not None and self._timer_name:
-                self._arm(self._paused_remaining)
+                self._arm(self._paused_remaining, resumed_at=self._paused_remaining)
             self._paused_remaining = None
-            self._answer(Answer("resumed", {}))
         elif what == "quit":
             self.stopped = True

@@ -17,12 +17,15 @@ import time
 import os
 
 from test_answers_and_deals_words import on_a_terminal
-from test_console_hotseat import play_on_a_terminal, read_until
+from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, read_until
 
 from narrator.companion import KeypadInput
 from narrator.language import load_voice
 
 NIGHT_STEP = 6
+# how long after the console's ⏱ a player types on a table with a speaker: beyond the step's first
+# second (KEYPAD_GRACE), which runs from when the line is heard — the card's latency after the ⏱
+SPOKEN_REACH = 2.0
 
 CONFIG = f"""variant = "grundregeln"
 language = "de"
@@ -63,6 +66,7 @@ def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_
         # the awake mafia, the typed `timeout` changes nothing, the keypad's 6 is their shot
         assert read_until(master, MAFIA_WAKE, seen), tail()
         assert read_until(master, "⏱".encode(), seen), tail()
+        time.sleep(1.5)  # the mafia open their eyes and reach the keypad
         type_line(master, "9")
         assert read_until(master, "Es gibt keinen Platz 9".encode(), seen), tail()
         type_line(master, "timeout")
@@ -90,6 +94,7 @@ def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_
         # for the vote, comes right behind it and reaches the game in the night
         type_line(master, "tap 5 3\ntimeout")
         assert read_until(master, refused, seen, times=2), tail()
+        time.sleep(1.5)
         type_line(master, "4")  # the mafia, still awake: the keypad's shot
         assert read_until(master, b"Tag 2", seen, timeout=NIGHT_STEP + 30), tail()
         assert b"Traceback" not in seen, tail()
@@ -117,8 +122,14 @@ def test_a_long_number_on_the_keypad_is_no_seat_and_never_its_last_digits():
     taken = []
 
     class Live:
-        loop = type("Loop", (), {"call_soon_threadsafe": lambda self, f, target: taken.append(target)})()
+        loop = object()
         game = type("G", (), {"state": "night"})()
+
+        def open_night_step(self):
+            return 7
+
+        def submit_keypad(self, target, typed_in, strict):
+            taken.append(target)
 
     keypad = KeypadInput(Live())
     for key in ("KP_1", "KP_0", "KP_0", "KP_0", "KP_5"):
@@ -147,10 +158,14 @@ def test_on_the_speaker_the_night_step_lasts_its_time_whatever_the_keypad_typed(
         with on_a_terminal(["play", "--config", str(tmp_path / "tisch.toml"), "--voice", "speech"], tmp_path) as (play, master):
             tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
             assert read_until(master, "⏱".encode(), seen, timeout=120), tail()
+            # the step opens once its line is heard (⏱ is printed as the speaker says when its last
+            # sample will be heard: a sound card's latency later); the mafia reach the keypad
+            time.sleep(SPOKEN_REACH)
             for line in ("9", "timeout", "3"):
                 type_line(master, line)
             assert read_until(master, b"Tag 1", seen, timeout=NIGHT_STEP + 60), tail()
-            assert read_until(master, "⏱".encode(), seen, times=2), tail()
+            at_dawn = seen.count("⏱".encode())  # the night's step was shown twice: wiped once more after its first second
+            assert read_until(master, "⏱".encode(), seen, times=at_dawn + 1), tail()
             time.sleep(3)  # the morning's lines reach the speaker
             type_line(master, "quit")
             play.wait(timeout=30)
@@ -167,3 +182,203 @@ def test_on_the_speaker_the_night_step_lasts_its_time_whatever_the_keypad_typed(
     # the step's time plus the lines' own silent edges (espeak-ng pads a line by a few frames)
     assert NIGHT_STEP - 0.05 <= night <= NIGHT_STEP + 0.25, f"the night step was heard as {night:.2f} s, not {NIGHT_STEP}"
     assert b"Spieler 3" in seen[seen.rindex(b"Tag 1"):], tail()  # the shot was taken
+
+
+# ---------------------------------------------------------------------------------------------
+# A classic table (seed 004) without phones: the Don, two mafiosi and the Sheriff on the keypad.
+
+CLASSIC = """variant = "classic"
+language = "en"
+[dealing]
+mode = "fixed"
+roles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }
+[timers]
+night_zero_step = 3
+mafia_meeting = 5
+night_step = 5
+speech = 300
+[input]
+engine = "none"
+[journal]
+path = "{journal}"
+"""
+
+EN_MAFIA = b"The mafia wakes up and shoots."
+EN_DON = b"The Don wakes up and looks for the Sheriff."
+EN_SHERIFF = b"The Sheriff wakes up and looks for the mafia."
+EN_DAY_2 = b"Day 2."
+
+
+def wake_and_type(master, seen, text: str) -> None:
+    """An awake player opens his eyes, reaches the keypad and types: a second or more after the
+    step's line (the keypad takes no seat in a step's first second, see KEYPAD_GRACE)."""
+    time.sleep(1.5)
+    type_line(master, text)
+
+
+def test_a_late_enter_is_nobody_s_choice_and_pause_waits_for_the_day(tmp_path):
+    """seed 004 §4: the Don checks one seat a night, the mafia shoot together. At the keypad the
+    mafia's seat is everybody's choice at once, and its answer is shown once for them all. A
+    mafioso's Enter that comes as the Don is woken is not the Don's check — the Don still has it,
+    and nothing on the screen or in the step's length says a key came late. `pause` typed at night
+    is answered on the screen only and the step runs its time; typed in the day, it pauses."""
+    journal = tmp_path / "game.jsonl"
+    seen = bytearray()
+    en = load_voice("en")
+    no_pause = en.console_text("pause_at_night", {}).split(":")[0].encode()  # the screen wraps the rest
+    with play_on_a_terminal(tmp_path, CLASSIC.replace("{journal}", str(journal))) as (play, master):
+        tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
+        # night zero's three meetings run out by themselves; day 1: ten speeches ended by the host
+        assert read_until(master, b"Day 1.", seen, timeout=60), tail()
+        assert read_until(master, "⏱".encode(), seen, times=4), tail()
+        type_line(master, "pause")  # in the day a pause is a pause, and says so
+        assert read_until(master, en.render("paused", {}).encode(), seen), tail()
+        type_line(master, "pause")  # twice: said so, nothing changes
+        assert read_until(master, en.console_text("already_paused", {}).encode(), seen), tail()
+        type_line(master, "resume")
+        assert read_until(master, en.render("resumed", {}).encode(), seen), tail()
+        type_line(master, "resume")
+        assert read_until(master, en.console_text("not_paused", {}).encode(), seen), tail()
+        for _ in range(10):
+            type_line(master, "timeout")
+            time.sleep(0.15)
+        assert read_until(master, EN_MAFIA, seen), tail()
+        assert read_until(master, "⏱".encode(), seen, times=seen.count("⏱".encode(), 0, seen.rindex(EN_MAFIA)) + 1), tail()
+        wake_and_type(master, seen, "11")  # a seat beyond the table: told to the awake mafia, once
+        assert read_until(master, b"There is no seat 11", seen), tail()
+        type_line(master, "5")
+        assert read_until(master, b"only for seats 1, 2 and 3:", seen, times=2), tail()
+        type_line(master, "pause")
+        assert read_until(master, no_pause, seen), tail()
+        # the mafia change their mind just as the step ends: the Enter reaches the game while the
+        # Don is being woken
+        assert read_until(master, EN_DON, seen, timeout=30), tail()
+        type_line(master, "4")
+        type_line(master, "tap 2 4")  # typed as a command, it names its seat but not its step
+        time.sleep(0.5)
+        late = bytes(seen[seen.rindex(EN_DON):])
+        wake_and_type(master, seen, "4")  # the Don, awake: his check is his own
+        assert read_until(master, b"Player 4 IS the Sheriff", seen), tail()
+        os.write(master, b"7")  # the Don starts a seat and never presses Enter
+        assert read_until(master, EN_SHERIFF, seen, timeout=30), tail()
+        wake_and_type(master, seen, "1")  # the Sheriff's 1, not "71": the half-typed 7 is gone
+        assert read_until(master, b"Player 1 is MAFIA.", seen), tail()
+        assert read_until(master, EN_DAY_2, seen, timeout=30), tail()
+        assert b"Traceback" not in seen, tail()
+        type_line(master, "quit")
+        play.wait(timeout=30)
+
+    mafia_step = bytes(seen[seen.rindex(EN_MAFIA):seen.rindex(EN_DON)]).decode(errors="replace")
+    assert mafia_step.count("There is no seat 11") == 1, mafia_step
+    assert mafia_step.count("You chose 5") == 1, mafia_step
+    assert "paused" not in mafia_step.lower().replace("not paused", ""), mafia_step
+    # the late key printed nothing but its own echo: no answer, no refusal
+    assert "only for" not in late.decode(errors="replace") and "✗" not in late.decode(errors="replace"), late
+    taken = events(journal)
+    kinds = [e["event"]["type"] for e in taken]
+    night = max(i for i, e in enumerate(taken) if e["event"] == {"type": "tap", "seat": 1, "target": 5})
+    steps = [i for i in range(night, len(taken)) if kinds[i] == "timeout"][:3]  # mafia, Don, Sheriff
+    don_taps = [e["event"] for e in taken[steps[0] + 1:steps[1]]]
+    # the Don's step took one tap: his own check of seat 4 — the mafia's late 4 is nowhere
+    assert don_taps == [{"type": "tap", "seat": 1, "target": 4}], don_taps
+    mafia_taps = [e["event"] for e in taken[night - 2:steps[0]] if e["event"]["type"] == "tap"]
+    assert {"type": "tap", "seat": 2, "target": 4} not in mafia_taps
+    # on the Don's screen the late keys are gone once his first second is over (wiped again)
+    don_screen = bytes(seen[seen.rindex(ERASE_SCROLLBACK, 0, seen.rindex(b"Player 4 IS the Sheriff")):]).decode(errors="replace")
+    assert "tap 2 4" not in don_screen, don_screen
+    # every step ran its own time, the paused-at-night mafia step too (night_step = 5)
+    starts = [taken[night - 2]["t"]] + [taken[i]["t"] for i in steps]
+    for a, b in zip(starts[1:], starts[2:]):
+        assert 5 - 0.05 <= b - a <= 5 + 0.5, (a, b)
+
+
+def test_a_resumed_mafia_step_shows_its_answer_once(tmp_path):
+    """The game stopped while the mafia were awake: the resume tells the running step's private
+    answer again (README: After a crash), once for the three seats the keypad's 5 was for, as it
+    was shown the first time — not once per mafioso."""
+    journal = tmp_path / "game.jsonl"
+    config = CLASSIC.replace("{journal}", str(journal))
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, config) as (play, master):
+        tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
+        assert read_until(master, b"Day 1.", seen, timeout=60), tail()
+        for _ in range(10):
+            type_line(master, "timeout")
+            time.sleep(0.15)
+        assert read_until(master, EN_MAFIA, seen), tail()
+        wake_and_type(master, seen, "5")
+        assert read_until(master, b"You chose 5", seen), tail()
+        type_line(master, "quit")
+        play.wait(timeout=30)
+    seen = bytearray()
+    from test_answers_and_deals_words import on_a_terminal
+
+    with on_a_terminal(["resume", "--journal", str(journal), "--voice", "text"], tmp_path) as (play, master):
+        assert read_until(master, b"You chose 5", seen), bytes(seen[-1500:]).decode(errors="replace")
+        time.sleep(0.5)
+        type_line(master, "quit")
+        play.wait(timeout=30)
+    text = bytes(seen).decode(errors="replace")
+    assert text.count("You chose 5") == 1 and "only for seats 1, 2 and 3:" in text, text
+
+
+def test_on_the_speaker_a_key_typed_while_the_don_is_woken_is_not_his_check(tmp_path):
+    """The classic table with speech on, through ALSA's file plugin: the mafia's seat goes in, a
+    `pause` typed at night is refused on the screen, and a mafioso's Enter while the speaker is
+    still saying «The mafia falls asleep. The Don wakes up…» is nobody's choice. The Don, once his
+    line has been heard (the console's ⏱ is printed then), checks seat 4 himself. Every night step
+    is heard as its configured time: the silence between the lines is the step, whatever was typed."""
+    import numpy as np
+    from alsa_support import sound_card
+
+    from test_answers_and_deals_words import on_a_terminal
+
+    speaker, mic = sound_card(tmp_path)
+    journal = tmp_path / "game.jsonl"
+    config = CLASSIC.replace("{journal}", str(journal)) + '[voice]\nrate = 300\nambience = 0.0\n'
+    (tmp_path / "club.toml").write_text(config)
+    seen = bytearray()
+    timer = "⏱".encode()
+    try:
+        with on_a_terminal(["play", "--config", str(tmp_path / "club.toml"), "--voice", "speech"], tmp_path) as (play, master):
+            tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
+            assert read_until(master, b"Day 1.", seen, timeout=120), tail()
+            assert read_until(master, timer, seen, times=4, timeout=30), tail()  # 3 steps of night zero, player 1
+            for n in range(10):
+                type_line(master, "timeout")
+                assert read_until(master, timer, seen, times=5 + n, timeout=30), tail()  # heard, then the next
+            assert EN_MAFIA in seen, tail()
+            time.sleep(SPOKEN_REACH)
+            type_line(master, "5")
+            assert read_until(master, b"You chose 5", seen), tail()
+            type_line(master, "pause")
+            assert read_until(master, b"night steps are not paused", seen), tail()
+            assert read_until(master, EN_DON, seen, timeout=30), tail()
+            heard = seen.count(timer)
+            type_line(master, "4")  # printed at once, still being said: a mafioso's late Enter
+            assert read_until(master, timer, seen, times=heard + 1, timeout=30), tail()
+            time.sleep(SPOKEN_REACH)
+            type_line(master, "4")
+            assert read_until(master, b"Player 4 IS the Sheriff", seen), tail()
+            assert read_until(master, b"Day 2.", seen, timeout=60), tail()
+            assert read_until(master, timer, seen, times=seen.count(timer) + 1, timeout=30), tail()
+            time.sleep(1)
+            type_line(master, "quit")
+            play.wait(timeout=30)
+    finally:
+        speaker.close()
+        mic.close()
+    taken = events(journal)
+    kinds = [e["event"]["type"] for e in taken]
+    shot = max(i for i, e in enumerate(taken) if e["event"] == {"type": "tap", "seat": 1, "target": 5})
+    steps = [i for i in range(shot, len(taken)) if kinds[i] == "timeout"][:3]
+    assert [e["event"] for e in taken[steps[0] + 1:steps[1]]] == [{"type": "tap", "seat": 1, "target": 4}]
+    samples = speaker.samples().astype(np.int32)
+    frame = speaker.rate // 50
+    loud = np.array([np.abs(samples[i:i + frame]).max() > 300 for i in range(0, len(samples) - frame, frame)])
+    starts = np.flatnonzero(np.diff(loud.astype(int)) == -1) + 1
+    ends = np.flatnonzero(np.diff(loud.astype(int)) == 1) + 1
+    gaps = sorted((e - s) * 0.02 for s in starts for e in ends[ends > s][:1])
+    # night 1's three steps (mafia, Don, Sheriff) are the three longest silences: 5 s each
+    night = gaps[-3:]
+    assert all(5 - 0.05 <= g <= 5 + 0.25 for g in night), f"night steps heard as {night}"

@@ -9,7 +9,6 @@ screen (a Tell), never spoken.
 
 from __future__ import annotations
 
-from ..flow.events import Tap
 from ..language import MAX_SEAT_DIGITS, seat_number
 
 # What the narrator reads out before the first night when the keypad is used (the sound of keys
@@ -23,10 +22,17 @@ MASKING_POLICY = (
 
 
 class KeypadInput:
-    """Turns `<seat><Enter>` at a night step into the awake role's taps. Thread-safe."""
+    """Turns `<seat><Enter>` at a night step into the awake role's taps. Thread-safe.
 
-    def __init__(self, live):
+    `strict` (the table's own terminal, a real keypad): a seat belongs to the step it was typed in.
+    A mafioso's Enter a moment after the mafia's step ended, or while the Don's step is still being
+    announced, is nobody's choice — read in the next step it would use up the Don's check. Lines
+    piped from a script are not strict: like a transcript, each meets the step its turn comes in.
+    """
+
+    def __init__(self, live, strict: bool = False):
         self.live = live
+        self.strict = strict
         self._digits = ""
 
     def key(self, key: str) -> bool:
@@ -53,18 +59,12 @@ class KeypadInput:
         # only decimal digits make a seat: ³ (AltGr+3) or a 4,300-digit number is left to the
         # console, which answers it, instead of raising in the thread that reads the keyboard
         target = seat_number(text.strip())
-        if target is None or self.live.loop is None:
+        live = self.live
+        if target is None or live.loop is None:
             return False
-        if self.live.game.state != "night":
+        if live.game.state != "night":
             return False
-        self.live.loop.call_soon_threadsafe(self._taps, target)
+        # the step open as Enter is pressed; the game takes the seat only if it is still open
+        # when the seat's turn comes (the game's loop decides: in the state the taps would meet)
+        live.submit_keypad(target, live.open_night_step() if self.strict else None, self.strict)
         return True
-
-    def _taps(self, target: int) -> None:
-        # on the loop thread: the awake seats are read in the same state the taps will meet
-        game = self.live.game
-        step = game.step
-        if step is None or step.action is None:
-            return
-        for seat in game.awake_seats():
-            self.live.submit_event(Tap(seat, target), source="keypad")

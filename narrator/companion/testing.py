@@ -23,11 +23,12 @@ class ManualClockSession(LiveSession):
         super().__init__(*args, **kwargs)
         self.armed: list[tuple[str | None, str | None, float]] = []  # (timer, night step, seconds)
 
-    def _arm(self, seconds: float) -> None:
+    def _arm(self, seconds: float, start: float | None = None, resumed_at: float | None = None) -> None:
         self._timer_token += 1
         step = self.game.step
         self.armed.append((self._timer_name, step.name if step is not None else None, seconds))
         self._timer_deadline = self.loop.time() + seconds
+        self._runs(resumed_at)
 
     def fire(self) -> None:
         """The running timer runs out now (through the same path as the real clock)."""
