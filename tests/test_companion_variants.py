@@ -109,7 +109,15 @@ def test_grundregeln_pointing_and_a_tie_decided_from_the_last_dead_players_phone
             assert phones[10].screen["ask"] is None, "the dead get no buttons"
             dead = await phones[10].tap(4)
             assert not dead["ok"] and t.companion.hub.refused[-1] == ("dead seat", 10)
-            assert not (await phones[4].tap(4))["ok"], "nobody points at himself"
+            # seed 003: «zeigt … auf einen Mitspieler» — his own button is there, in its place, but
+            # cannot be tapped; every other living phone's grid has the same nine buttons
+            for s in range(1, 10):
+                assert phones[s].screen["choices"] == list(range(1, 10)) and phones[s].screen["barred"] == [s]
+            # a tap forged for his own seat is still refused by the rules, and counts nothing
+            refused = await phones[4].tap(4)
+            assert not refused["ok"], "nobody points at himself"
+            assert refused["text"] == t.live.voice.render("reject_self_nomination", {}), refused
+            assert t.live.game.votes == {}
             pointing = {1: 4, 2: 4, 3: 4, 4: 5, 5: 4, 6: 5, 7: 5, 8: 5, 9: 6}
             for s, target in pointing.items():
                 assert (await phones[s].tap(target))["ok"]
@@ -117,6 +125,8 @@ def test_grundregeln_pointing_and_a_tie_decided_from_the_last_dead_players_phone
             assert t.live.game.nominees == [4, 5]
             await t.end_speeches(("defences",))
             await until(lambda: phones[1].screen["state"] == "final_vote")
+            # in the final vote a nominee may vote against himself: nothing is barred there
+            assert all(phones[s].screen["barred"] == [] for s in range(1, 10))
             for s, target in {1: 4, 2: 4, 3: 5, 6: 5}.items():
                 await phones[s].tap(target)
             t.live.fire()  # 2 to 2: the player who died last decides

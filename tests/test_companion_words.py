@@ -106,7 +106,10 @@ def test_a_hungarian_table_gets_hungarian_pages_and_frames():
     cfg = 'variant = "hungariq"\nlanguage = "hu"\nseats = 10\n[dealing]\nroles = { 1 = "protected_mafia", 2 = "mafia", 3 = "mafia", 4 = "inspector" }\n'
     phone, host, screen = asyncio.run(pages_and_night(cfg))
     assert '<html lang="hu">' in phone
-    assert words_in(phone)["seat"] == "{seat}. szék"
+    # the phones say «hely» as every other Hungarian line does (the private label, the keypad, the
+    # console: «1. hely»), never a «szék» of their own
+    assert words_in(phone)["seat"] == "{seat}. hely"
+    assert not [k for k, v in words_in(phone).items() if "szék" in v.lower()]
     assert words_in(host)["host_start"] == "Nulladik éjszaka indítása most"
     step = load_voice("hu").render("step_inspector_meets", {})
     assert screen["phase"] == f"Éjszaka: {step}. Mindenki koppintson egy számra."

@@ -285,6 +285,8 @@ class Hub:
             "fouls": {str(s): n for s, n in view["fouls"].items()},
             "ask": ask,
             "choices": choices,
+            # buttons on this phone's ballot that stay in their place but cannot be tapped
+            "barred": self._barred(seat, ask, choices),
             # a numbered list's words (a manner of death), the same on every phone
             "choice_names": {str(c): self.live.voice.render(f"{ask}_{c}", {}) for c in choices}
             if ask not in (None, "seat", "yes_no", "ready", "extension") else None,
@@ -410,6 +412,15 @@ class Hub:
         # choice stays marked, a second tap is answered under it). A Swedish voter whose hand went
         # up for an earlier name has used his one vote of the day (seed 000): no button for this one
         return seat in called or self._voted.get(seat) == self.epoch
+
+    def _barred(self, seat: int, ask: str | None, choices: list[int]) -> list[int]:
+        """The buttons of this seat's ballot its rules refuse: in grundregeln's pointing a player
+        points at a fellow player (seed 003: «zeigt … auf einen Mitspieler»), never at himself.
+        They keep their place, so every phone's grid has one shape; a tap forged for one is still
+        refused by the rules (reject_self_nomination)."""
+        if ask == "seat" and self.game.state == "pointing" and seat in choices:
+            return [seat]
+        return []
 
     def _voted_before(self, seat: int) -> bool:
         """A living seat the open ballot no longer calls on, whose vote was on an earlier screen."""
