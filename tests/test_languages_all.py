@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from narrator.language import DAY_COMMANDS, Command, expand_pattern, load_voice
+from narrator.language import DAY_COMMANDS, Command, expand_pattern, load_voice, voices_dir
 
 LANGS = ["sv", "hu", "de", "ru"]
 SAMPLE = {
@@ -141,3 +141,25 @@ def test_a_line_paced_for_the_ear_says_the_words_of_the_written_line(lang):
         assert words(spoken) == words(v.lines[line]) and spoken != v.lines[line], f"{lang}: {line}"
         # and the written line has no full stop before a lower-case word, which only a voice needs
         assert not any(m.group(1).islower() for m in re.finditer(r"\w\. (\w)", v.lines[line])), f"{lang}: {line}"
+
+
+def test_hungarian_names_a_seat_hely_in_every_line_it_says_or_prints():
+    """One word for one thing: every Hungarian line, phone page, console note and error calls a
+    seat «hely» («1. hely», «a helyed»); a spoken card-deal line still said «széked» after the
+    phones had moved to «hely»."""
+    import tomllib
+
+    with open(voices_dir() / "hu.toml", "rb") as fh:
+        data = tomllib.load(fh)
+
+    def texts(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            for v in node.values():
+                yield from texts(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from texts(v)
+
+    assert not [t for t in texts(data) if "szék" in t.lower()]
