@@ -133,7 +133,8 @@ def test_the_host_screen_gets_its_labels_and_nominees_from_the_server():
             assert host["nominees_text"] == "7 (Åsa-Maria Lindqvist-Bergström), 9 (Zsófi)"
             assert host["labels"]["2"] == "2 ({seat})" and host["labels"]["3"] == "3"
             assert host["caption"] == "9 (Zsófi) accepted."
-            assert host["awaiting"] == "player 2 ({seat}) to finish speaking (say thank you, or timeout)"
+            # in the host screen's own words: its End speech button, not the console's commands
+            assert host["awaiting"] == "player 2 ({seat}) to finish speaking (or End speech)"
             assert host["phase"] == "Day: speeches — player 2 ({seat})", "a name like {seat} is text"
 
     asyncio.run(main())

@@ -116,6 +116,7 @@ def test_grundregeln_pointing_and_a_tie_decided_from_the_last_dead_players_phone
             # a tap forged for his own seat is still refused by the rules, and counts nothing
             refused = await phones[4].tap(4)
             assert not refused["ok"], "nobody points at himself"
+            # the rules refuse it as pointing, as seed 003 words it, not as a nomination
             assert refused["text"] == t.live.voice.render("reject_point_self", {}), refused
             assert t.live.game.votes == {}
             pointing = {1: 4, 2: 4, 3: 4, 4: 5, 5: 4, 6: 5, 7: 5, 8: 5, 9: 6}

@@ -131,3 +131,64 @@ def test_the_page_words_cannot_close_the_script_they_live_in():
     page = asyncio.run(main())
     assert page.count("</script>") == 2  # the words' own and the program's
     assert words_in(page)["no_role"] == "</script><b>x"
+
+
+# the console's own words for ending a speech and the clock: nobody can type them on the host screen
+CONSOLE_WORDS = re.compile(r"\b(?:timeout|thank you|спасибо|danke|tack|köszönöm)\b", re.I)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_host_screen_waits_in_its_own_buttons_words_not_the_consoles(lang):
+    """«Ожидание: конца речи игрока 3 (или «Закончить речь»)», not «(спасибо или timeout)»."""
+    phone = load_voice(lang).phone
+    waits = {k: v for k, v in phone.items() if k.startswith("host_awaiting_")}
+    assert set(waits) == {"host_awaiting_speech", "host_awaiting_votes", "host_awaiting_night_step",
+                          "host_awaiting_identify", "host_awaiting_timeout"}
+    assert not {k: v for k, v in waits.items() if CONSOLE_WORDS.search(v)}
+    assert phone["host_end_speech"] in waits["host_awaiting_speech"]  # the button the host can press
+
+
+DEALS = {
+    "classic": '1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff"',
+    "sverige": '1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff"',
+    "hungariq": '1 = "protected_mafia", 2 = "mafia", 3 = "mafia", 4 = "inspector"',
+    "grundregeln": '1 = "mafia", 2 = "mafia", 3 = "mafia"',
+}
+
+
+def host_frames(variant: str, lang: str) -> tuple[dict, dict]:
+    """The host screen's frame and words on the first day, after the deal and night zero."""
+    async def main():
+        cfg = (f'variant = "{variant}"\nlanguage = "{lang}"\nseats = 10\n[players]\n1 = "Ann"\n'
+               f'[dealing]\nroles = {{ {DEALS[variant]} }}\n')
+        async with Table(parse_config(cfg)) as t:
+            await t.join_all()
+            await t.to_first_day()
+            await until(lambda: t.companion.hub.host_frame()["view"]["day"] == 1)
+            return t.companion.hub.host_frame(), t.companion.hub.page_words()
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("variant,controls", [
+    ("classic", ["nominate", "revoke", "foul", "disqualify", "defeat", "leave"]),  # seed 004 §5-7
+    ("sverige", ["nominate", "revoke"]),  # seed 000: a nomination, withdrawn by its nominator
+    ("hungariq", ["nominate"]),  # seed 001: «Vádat emelek XY ellen»; nothing is withdrawn
+    ("grundregeln", []),  # seed 003: everyone points at a suspect; no nominating, no fouls
+])
+def test_the_server_tells_the_host_screen_which_buttons_the_rules_have(variant, controls):
+    frame, _ = host_frames(variant, "en")
+    assert frame["controls"] == ["pause", "resume", "end_speech", *controls, "reissue"]
+
+
+def test_a_hungarian_host_waits_for_the_speech_with_the_players_name_and_its_button():
+    frame, _ = host_frames("classic", "hu")
+    assert frame["awaiting"] == "1. játékos (Ann) felszólalásának vége (vagy: Beszéd vége)"
+
+
+def test_a_hungariq_host_says_vad_alatt_as_the_phones_do():
+    # seed 001 «a vádlott»: the host's row and button say what the phones say, never «Jelölés»
+    frame, words = host_frames("hungariq", "hu")
+    assert words["host_nominations"] == "Vád alatt" and words["day_accused"] == "Vád alatt: {seats}"
+    assert words["host_nominate"] == "Vádemelés"
+    assert frame["awaiting"] == "az idő lejárta"  # the accusations run on the clock

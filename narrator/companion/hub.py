@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from ..flow.effects import Record, Reject, Say, Tell, Timer
 from ..flow.events import Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, event_to_dict
+from ..flow.game import BaseGame
 from ..flow.night import ACTIONS as NIGHT_ACTIONS, FINAL as NIGHT_FINAL
 from ..language import load_voice
 from ..rules.roles import wins_with
@@ -326,16 +327,17 @@ class Hub:
         return {str(s): self.seat_label(s) for s in self.seats()}
 
     def named(self, line: str, args: dict, text: str | None, inside: bool = False,
-              once: set[int] | None = None) -> str:
+              once: set[int] | None = None, template: str | None = None) -> str:
         """The narrator's line as a phone shows it: every seat it names with its player's name.
         Spoken, the table hears numbers (the seats are what the rules count); on a phone the name
         beside the number saves a glance round the table. A name is put in after the line is
         filled, so a name like "{seat}" or "@role_don" stays text and never reads as a template.
-        `once`: the seats named in the lines before (one caption); those keep their number only."""
+        `once`: the seats named in the lines before (one caption); those keep their number only.
+        `template`: the screen's own words for the line ([phone] host_<line>), put together the same way."""
         text = text or ""
         players = self.config.players
         voice = self.live.voice
-        if not players or line not in voice.lines or not any(k in args for k in SEAT_ARGS):
+        if not players or (template is None and line not in voice.lines) or not any(k in args for k in SEAT_ARGS):
             return text
         marked: list[int] = []
 
@@ -351,8 +353,8 @@ class Hub:
             return text
         # where the line itself winces with a name in it (English "Player 7 (Ann)'s team"), the
         # table's language words it for the phones ([phone] named_<line>, the same placeholders)
-        own = voice.phone.get("named_" + line)
-        if line in voice.variant_lines.get(voice.variant or "", {}):
+        own = template or voice.phone.get("named_" + line)
+        if template is None and line in voice.variant_lines.get(voice.variant or "", {}):
             own = None  # a variant's host words this line his own way: its named form would not match
         try:
             out = voice._fill(own, filled, capital=not inside) if own else voice.render(line, filled, inside=inside)
@@ -389,8 +391,13 @@ class Hub:
         seats = self._nominations(view)
         if not seats:
             return ""
-        key = "day_accused" if self.config.variant.name == "hungariq" else "day_nominees"
+        key = "day_accused" if self.accusing() else "day_nominees"
         return self.word(key, seats=", ".join(self.seat_label(s) for s in seats))
+
+    def accusing(self) -> bool:
+        """hungariq's day accuses (seed 001: «Vádat emelek XY ellen», «a vádlott»): its screens say
+        accused where the other rules say nominated, the phones and the host's alike."""
+        return self.config.variant.name == "hungariq"
 
     def _remaining(self) -> float:
         """The server's time left on the running clock (frozen while paused): the phones show this."""
@@ -447,7 +454,11 @@ class Hub:
 
     def page_words(self) -> dict[str, str]:
         """Every [phone] string, for the pages to show before and between frames."""
-        return {**load_voice("en").phone, **self.live.voice.phone}
+        words = {**load_voice("en").phone, **self.live.voice.phone}
+        if self.accusing():
+            # one word for one thing: the host's row and button say what the phones say
+            words["host_nominations"], words["host_nominate"] = words["host_accused"], words["host_accuse"]
+        return words
 
     def phase_text(self) -> str:
         """What the table is doing, as one line: identical for every seat (the frames must be too)."""
@@ -572,12 +583,46 @@ class Hub:
             "ready": sorted(self.ready) if self.dealt is not None and g.state == "setup" else None,
             "winner_text": self.phase_winner() if g.state == "over" else None,
             "closed": self.closed.is_set(),
-            "awaiting": self.named(*g.awaiting(), self.live.session.awaiting_text(), inside=True),
+            "awaiting": self.host_awaiting(),
             "report_url": REPORT_URL if g.state == "over" else None,
             # the referee's fouls, disqualification and team defeat (classic, seed 004 §5-7): the
             # other rule systems have none, and their screen shows no such buttons
             "penalties": bool(g.rules.get("fouls")),
+            "controls": self.host_controls(),
         }
+
+    def host_controls(self) -> list[str]:
+        """The host screen's buttons the table's rules answer: the page shows these and no other.
+        A day procedure offers a nomination, its withdrawal or a leave by day by answering it; the
+        core's base refuses each for every day that does not (grundregeln has no nominating at
+        all, seed 003; hungariq accuses but withdraws nothing, seed 001). The referee's penalties
+        stand with his fouls (seed 004 §5-7)."""
+        g = self.game
+        day = type(g)
+        controls = ["pause", "resume", "end_speech"]
+        if day.day_nominate is not BaseGame.day_nominate:
+            controls.append("nominate")
+        if day.day_revoke is not BaseGame.day_revoke:
+            controls.append("revoke")
+        if g.rules.get("fouls"):
+            controls += ["foul", "disqualify", "defeat"]
+        if day._on_leave is not BaseGame._on_leave:
+            controls.append("leave")  # by day; the night's leave is signalled, never typed on a screen
+        return controls + ["reissue"]
+
+    def host_awaiting(self) -> str:
+        """What the game waits for, in the host screen's words: what the host can do there (its
+        End speech button), never the console's commands ("thank you", "timeout") he cannot type."""
+        kind, args = self.game.awaiting()
+        voice = self.live.voice
+        template = voice.phone.get("host_" + kind) or load_voice("en").phone.get("host_" + kind)
+        if template is None:  # the deal, the end: nothing to type in these words either
+            return self.named(kind, args, self.live.session.awaiting_text(), inside=True)
+        try:
+            text = voice._fill(template, args, capital=False)
+        except (KeyError, ValueError, IndexError):
+            return ""
+        return self.named(kind, args, text, inside=True, template=template)
 
     # ------------------------------------------------------------------ output side (loop thread)
     def handle(self, effect, text: str | None) -> None:

@@ -1,0 +1,126 @@
+"""The host screen offers what the table's rules have, in the table's words, on Chromium at a
+laptop's size and at 360×740 (a phone held by the referee).
+
+- "Waiting for" says what the host can do on this screen (its End speech button) or nothing more:
+  never the console's commands (`timeout`, «спасибо», «oder timeout»), which nobody can type here.
+- The buttons are the ones the server says the rules answer: grundregeln (seed 003) has no
+  nominating and no fouls, hungariq (seed 001) accuses but withdraws nothing, sverige (seed 000)
+  nominates and withdraws, classic (seed 004 §5-7) adds the referee's fouls and penalties. The
+  Fouls row stands only where there are fouls.
+- hungariq says «Vád alatt» on the host's row as on the phones (seed 001 «a vádlott»), and its
+  button accuses («Vádemelés»), never «Jelölés».
+
+Screenshots go to $NARRATOR_SHOTS when it is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from chromium import launched, need_browser
+from narrator.language import load_voice
+from test_companion_host_words_browser import HostedGame, config
+
+SHOTS = Path(os.environ["NARRATOR_SHOTS"]) if os.environ.get("NARRATOR_SHOTS") else None
+LAPTOP = {"width": 1280, "height": 800}
+
+# what each seed gives the host to press by day, besides pause, resume and End speech
+CONTROLS = {
+    "classic": {"nominate", "revoke", "foul", "disqualify", "defeat", "leave"},  # seed 004 §5-7
+    "sverige": {"nominate", "revoke"},  # seed 000: nominations, withdrawn by their nominator
+    "hungariq": {"nominate"},  # seed 001: «Vádat emelek XY ellen»
+    "grundregeln": set(),  # seed 003: everyone points at a suspect; nobody nominates, no fouls
+}
+SEAT_BUTTONS = ("nominate", "revoke", "foul", "disqualify", "defeat", "leave")
+# the console's words for ending a speech and the clock, in every language
+CONSOLE = re.compile(r"\b(?:timeout|thank you|спасибо|danke|tack|köszönöm)\b", re.I)
+GAMES = [("classic", "ru"), ("sverige", "sv"), ("hungariq", "hu"), ("grundregeln", "de"), ("classic", "en")]
+
+SHOWN_JS = """() => {
+  const vis = el => el && !el.hidden && el.getBoundingClientRect().width > 0 && !el.closest("[hidden]");
+  const buttons = {};
+  for (const b of document.querySelectorAll("button[data-act]")) buttons[b.dataset.act] = vis(b) ? b.innerText : null;
+  return {buttons, fouls: vis(document.getElementById("fouls-row")),
+          awaiting: document.getElementById("awaiting").innerText,
+          label: document.querySelector("#nominations").previousElementSibling.innerText};
+}"""
+
+
+class ControlledHost(HostedGame):
+    """The host screen at a phone's size (HostedGame's) and at a laptop's, looked at with every screen."""
+
+    laptop = None
+
+    async def open_host(self) -> None:
+        await super().open_host()
+        self.laptop = await (await self.browser.new_context(viewport=LAPTOP)).new_page()
+        await self.laptop.goto(f"http://127.0.0.1:{self.t.companion.port}/host")
+        self.awaited: set[str] = set()
+
+    async def look(self, tag: str, seats=(), tapped: bool = False) -> None:
+        await super().look(tag, seats, tapped)
+        frame, variant = self.hub.host_frame(), self.config.variant.name
+        where = f"{self.game.state}/{self.game.step.name if self.game.step else '-'} ({tag})"
+        want = CONTROLS[variant]
+        # while the phones say Ready the host is waiting for them, or for his own Start button
+        awaiting = self.hub.word("host_waiting_ready") if frame["ready"] is not None else frame["awaiting"]
+        assert set(frame["controls"]) - {"pause", "resume", "end_speech", "reissue"} == want, frame["controls"]
+        for name, page in (("phone", self.host), ("laptop", self.laptop)):
+            try:
+                await page.wait_for_function("t => document.getElementById('awaiting').innerText === t",
+                                             arg=awaiting, timeout=5_000)
+            except Exception:
+                self.found.add(f"{where}: the {name} host screen waits for something else than {awaiting!r}")
+            shown = await page.evaluate(SHOWN_JS)
+            if CONSOLE.search(shown["awaiting"]):
+                self.found.add(f"{where}: the host screen's Waiting for names a console command: {shown['awaiting']!r}")
+            self.awaited.add(shown["awaiting"])
+            if shown["fouls"] != (variant == "classic"):
+                self.found.add(f"{where}: the Fouls row is {'shown' if shown['fouls'] else 'missing'} on {variant}")
+            visible = {a for a in SEAT_BUTTONS if shown["buttons"][a] is not None}
+            if visible - want:
+                self.found.add(f"{where}: {variant}'s host screen offers {sorted(visible - want)}, which its rules do not have")
+            if self.game.state not in ("night", "over", "setup") and visible != want:
+                self.found.add(f"{where}: by day {variant}'s host screen offers {sorted(visible)}, not {sorted(want)}")
+            if variant == "hungariq":
+                words = load_voice("hu").phone
+                if shown["label"] != words["host_accused"] or not words["day_accused"].startswith(words["host_accused"]):
+                    self.found.add(f"{where}: the host's row reads {shown['label']!r}, the phones say «Vád alatt»")
+                if shown["buttons"]["nominate"] not in (None, "Vádemelés"):
+                    self.found.add(f"{where}: the host's accusing button reads {shown['buttons']['nominate']!r}")
+            if self.shots is not None and tag in ("day", "step", "over"):
+                self.shots.mkdir(parents=True, exist_ok=True)
+                self._shot_no += 1
+                await page.screenshot(path=str(self.shots / f"host-{name}-{self._shot_no:03d}-{self.game.state}-{tag}.png"),
+                                      full_page=True)
+
+    async def __aexit__(self, *exc):
+        if self.laptop is not None:
+            await self.laptop.context.close()
+        await super().__aexit__(*exc)
+
+
+@pytest.mark.parametrize("variant,lang", GAMES)
+def test_the_host_screen_offers_what_the_rules_have_in_the_tables_words(variant, lang):
+    need_browser()
+
+    async def main():
+        async with launched() as browser:
+            async with ControlledHost(config(variant, lang), browser,
+                                      shots=SHOTS and SHOTS / f"controls-{variant}-{lang}") as g:
+                await g.join()
+                await g.open_host()
+                found = await g.play()
+                assert g.game.state == "over"
+                assert found.problems == [], "\n".join(found.problems)
+                # a speech and a vote were waited for, each in the host's own words
+                voice = load_voice(lang).phone
+                speech = voice["host_awaiting_speech"].split("{seat}")[-1].strip()
+                assert any(speech in a for a in g.awaited), g.awaited
+
+    asyncio.run(main())
