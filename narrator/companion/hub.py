@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 
 from ..flow.effects import Record, Reject, Say, Tell, Timer
 from ..flow.events import Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, event_to_dict
-from ..flow.game import BaseGame
 from ..flow.night import ACTIONS as NIGHT_ACTIONS, FINAL as NIGHT_FINAL
 from ..language import load_voice
 from ..rules.roles import wins_with
@@ -592,23 +591,8 @@ class Hub:
         }
 
     def host_controls(self) -> list[str]:
-        """The host screen's buttons the table's rules answer: the page shows these and no other.
-        A day procedure offers a nomination, its withdrawal or a leave by day by answering it; the
-        core's base refuses each for every day that does not (grundregeln has no nominating at
-        all, seed 003; hungariq accuses but withdraws nothing, seed 001). The referee's penalties
-        stand with his fouls (seed 004 §5-7)."""
-        g = self.game
-        day = type(g)
-        controls = ["pause", "resume", "end_speech"]
-        if day.day_nominate is not BaseGame.day_nominate:
-            controls.append("nominate")
-        if day.day_revoke is not BaseGame.day_revoke:
-            controls.append("revoke")
-        if g.rules.get("fouls"):
-            controls += ["foul", "disqualify", "defeat"]
-        if day._on_leave is not BaseGame._on_leave:
-            controls.append("leave")  # by day; the night's leave is signalled, never typed on a screen
-        return controls + ["reissue"]
+        """The host screen's buttons the table's rules answer: the page shows these and no other."""
+        return ["pause", "resume", "end_speech", *self.game.day_offers(), "reissue"]
 
     def host_awaiting(self) -> str:
         """What the game waits for, in the host screen's words: what the host can do there (its

@@ -164,6 +164,24 @@ class BaseGame:
     def day_awaiting(self) -> tuple[str, dict]:
         return "awaiting_timeout", {}
 
+    def day_offers(self) -> list[str]:
+        """The day's actions these rules take at all (a host screen shows buttons for these and no
+        other): a day procedure offers a nomination, its withdrawal or a leave by day by answering
+        it, where this base refuses each — grundregeln nominates nobody (seed 003), hungariq
+        accuses but withdraws nothing (seed 001) — and the referee's penalties stand with his
+        fouls (seed 004 §5-7)."""
+        day = type(self)
+        offers = []
+        if day.day_nominate is not BaseGame.day_nominate:
+            offers.append("nominate")
+        if day.day_revoke is not BaseGame.day_revoke:
+            offers.append("revoke")
+        if self.rules.get("fouls"):
+            offers += ["foul", "disqualify", "defeat"]
+        if day._on_leave is not BaseGame._on_leave:
+            offers.append("leave")  # by day; the night's leave is signalled, never a button
+        return offers
+
     def public_view(self) -> dict:
         """Everything the whole table may see: never a role before the game is over."""
         view = {
