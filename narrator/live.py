@@ -482,6 +482,8 @@ class LiveSession:
         self._timer_name = t.name
         self._cue = t if t.name and t.cue else None
         if not t.name:
+            if self.paused:
+                self._paused_remaining = None  # nothing runs when the pause ends
             return
         self._timer_count += 1
         if t.hold:
@@ -492,6 +494,12 @@ class LiveSession:
         if step is not None and jitter:
             # the same random spread for every step, whoever is awake, alive or dead
             seconds += self._jitter.uniform(0, jitter / 1000.0)
+        if self.paused:
+            # started by an input applied during the pause (a phone's, a host screen's accusation):
+            # it waits with the game and gets its own time at `resume`, not what the timer before
+            # it had left
+            self._paused_remaining = seconds
+            return
         self._arm_after_narration(seconds)
 
     def narration_ahead(self) -> float:

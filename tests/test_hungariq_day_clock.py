@@ -176,3 +176,37 @@ def test_a_table_plays_two_failed_accusations_and_a_crash_in_the_trial_and_keeps
     resume.stdin.flush()
     rest, err = resume.communicate(timeout=30)
     assert "Traceback" not in out + rest + err, err
+
+
+def test_an_accusation_from_a_phone_during_a_pause_waits_with_the_game_and_gets_its_own_time():
+    """A phone's (or the host screen's) input is applied during a pause. The support vote it opened
+    ran on the real clock while the table was paused, and `resume` then gave it what the day had
+    left — minutes of hands up. Now it waits with the game and gets its own 5 s (seed 001: hands
+    up on a count of three), and the day's clock is held with what it had at the pause."""
+    import asyncio
+
+    from narrator.companion.testing import ManualClockSession, until
+    from narrator.flow.events import Nominate
+
+    async def main():
+        live = ManualClockSession(_cfg(600), None)
+        task = asyncio.create_task(live.run(live.start_effects(), [live.session.dealing_event()]))
+        await until(lambda: live.queue is not None and live.game.state != "setup")
+        for _ in range(2):
+            live.fire()                                         # night zero's two steps
+            await asyncio.sleep(0.05)
+        await until(lambda: live.game.state == "accusations", what="the day")
+        live.submit_control("pause")
+        await asyncio.sleep(0.05)
+        day_left = live.timer_remaining()
+        live.submit_event(Nominate(4, by=1), source="companion")
+        await until(lambda: live.game.state == "support_vote", what="the support vote")
+        assert live.held_remaining() == day_left
+        armed = len(live.armed)
+        live.submit_control("resume")
+        await asyncio.sleep(0.05)
+        assert live.armed[armed:] == [("support_vote", None, 5)], live.armed
+        live.submit_control("quit")
+        await asyncio.wait_for(task, 10)
+
+    asyncio.run(main())
