@@ -195,6 +195,10 @@ def status_text(live) -> str:
     timer = words(live, "status_left", n=round(rem)) if view["timer"] and rem is not None else words(live, "status_no_timer")
     if live.paused:
         timer += " · " + words(live, "status_paused")
+    held = live.held_remaining() if hasattr(live, "held_remaining") else None
+    if held is not None:
+        # hungariq's day waits while an accusation is tried (seed 001): the table asks how much is left
+        timer += " · " + words(live, "status_day_held", n=round(held))
     names = live.config.players
     alive = ", ".join(f"{s} {names[s]}" if s in names else str(s) for s in view["alive"])
     nominations = ", ".join(map(str, view["nominations"])) or words(live, "status_no_nominations")

@@ -185,6 +185,9 @@ class JournalContents:
     header_end: int = 0
     total_lines: int = 0
     timer_mark: tuple[int, float] | None = None  # the last (timer number, seconds left) noted
+    # the last mark of each timer: a day's clock held during a trial keeps its own mark while the
+    # trial's timers note theirs (hungariq, seed 001)
+    timer_marks: dict[int, float] = field(default_factory=dict)
 
     def damage_at(self, i: int, what: Worded | str) -> Damage:
         """The damage of event i (an event the game cannot take): keep what comes before it."""
@@ -234,7 +237,8 @@ class Journal:
 
     def timer_mark(self, number: int, left: float) -> None:
         """How long the game's `number`th timer (a day timer) has left: at its start, every few
-        seconds and at a pause, so a resume gives a speaker the rest of his time, not a new one."""
+        seconds, at a pause and when a trial holds the day's clock, so a resume gives a speaker
+        the rest of his time, and the table the rest of its day, not a new one."""
         self._write({"t": round(time.time(), 3), "timer": number, "left": round(left, 1)})
 
     def finish(self, winner: str | None) -> None:
@@ -431,6 +435,7 @@ def _body_line(obj, contents: JournalContents, n: int) -> Worded | None:
                 or not isinstance(left, (int, float)) or isinstance(left, bool) or not 0 <= left < 1e6):
             return why("timer", "damaged timer mark")
         contents.timer_mark = (number, float(left))
+        contents.timer_marks[number] = float(left)
     elif "revealed" in obj:
         seat = obj["revealed"]
         if not isinstance(seat, int) or isinstance(seat, bool):

@@ -15,7 +15,7 @@ import logging
 import random
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .config import Config
@@ -69,6 +69,11 @@ def _shared_answers(effects: list) -> dict[int, list[int]]:
     return seats
 
 
+def spoken_left(left: float) -> int:
+    """A time left as the narrator says it: whole minutes from two minutes up, seconds below."""
+    return int(left) // 60 * 60 if left >= 120 else max(1, round(left))
+
+
 def _step_opening(effects: list) -> list[Say]:
     """The public lines that opened the running step, from the effects since the last step began."""
     said = [e for e in effects if isinstance(e, Say)]
@@ -109,6 +114,11 @@ class LiveSession:
         self._cue_handle: asyncio.TimerHandle | None = None
         self._paused_remaining: float | None = None
         self._timer_count = 0  # named timers started in this game: the journal's marks name them so
+        # the running timer when it is a clock held during other timers (hungariq's day, seed 001),
+        # its number and length; and a held clock: (name, seconds it had left, its number)
+        self._clock: Timer | None = None
+        self._clock_number = 0
+        self._held: tuple[str, float, int] | None = None
         self._tick_handle: asyncio.TimerHandle | None = None
         self._jitter = jitter_rng or random.SystemRandom()
         self.stopped = False
@@ -191,7 +201,8 @@ class LiveSession:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
 
     # ------------------------------------------------------------------ running
-    def start_effects(self, replayed: list[Event] | None = None, timer_mark: tuple[int, float] | None = None) -> list[Effect]:
+    def start_effects(self, replayed: list[Event] | None = None, timer_mark: tuple[int, float] | None = None,
+                      timer_marks: dict[int, float] | None = None) -> list[Effect]:
         """Start the game, or rebuild it from journaled events (resume); returns what to show now.
         On a resume: "The game goes on where it stopped.", the lines that opened the running
         step ("The Sheriff wakes up…", "Player 3, you have a minute.") said again — the table
@@ -204,10 +215,17 @@ class LiveSession:
 
         A day timer goes on with what the journal's last `timer_mark` says it had left ("Player
         3, you have 40 seconds."): a speaker cut off at 40 of 60 s gets the rest, not a fresh
-        minute. A night step starts again from full, whoever is awake: its length tells nothing."""
+        minute. A night step starts again from full, whoever is awake: its length tells nothing.
+        A day's clock held by a trial (hungariq) is held again with what its mark says it had: a
+        resume in the middle of a trial gives the table what was left of its day, not a fresh one.
+        `timer_marks`: each timer's last mark (`timer_mark`, the last of all, when only it is known)."""
         effects = self.session.start()
         if not replayed:
             return effects
+        marks = dict(timer_marks or {})
+        if timer_mark is not None and timer_mark[0] not in marks:
+            marks[timer_mark[0]] = timer_mark[1]
+        clock: tuple[str, float, int] | None = None  # the day's clock: name, what it had at its start, number
         last_timer = None
         told: list[Tell] = []
         opening: list[Say] = []  # the public lines of the moment the running phase began
@@ -220,6 +238,12 @@ class LiveSession:
                 if isinstance(e, Timer):
                     last_timer = e
                     count += 1 if e.name else 0
+                    if e.hold and e.name:
+                        # a clock going on after a trial starts from what it had when it was held
+                        held = e.resume and clock is not None and clock[0] == e.name
+                        clock = (e.name, marks.get(clock[2], clock[1]) if held else float(e.seconds), count)
+                    elif e.name is None or (clock is not None and e.name == clock[0]):
+                        clock = None
                     if e.name:
                         # a step opened again by what happened in it (the last call after each
                         # nomination, hungariq's day after an accusation fell) is announced as it
@@ -240,13 +264,22 @@ class LiveSession:
         running = [*opening, last_timer] if last_timer and last_timer.name else []
         # dispatching the running timer again counts it again: it keeps its number
         self._timer_count = count - 1 if running else count
-        if running and timer_mark is not None and timer_mark[0] == count and self.game.state != "night":
-            left = max(1.0, min(float(last_timer.seconds), timer_mark[1]))
+        left = None
+        if running and self.game.state != "night":
+            if clock is not None and clock[2] == count:
+                left = marks.get(count, clock[1])  # the day's clock itself runs: what it had
+            elif count in marks:
+                left = marks[count]
+        if left is not None:
+            left = max(1.0, min(float(last_timer.seconds), left))
             # said as it is counted: whole minutes from two minutes up, seconds below
-            said = int(left) // 60 * 60 if left >= 120 else max(1, round(left))
+            said = spoken_left(left)
             running = [Say(s.line, {**s.args, "time": said}) if s.args.get("time") == last_timer.seconds else s
                        for s in opening]
-            running.append(Timer(last_timer.name, left, last_timer.cue))
+            running.append(Timer(last_timer.name, left, last_timer.cue, last_timer.hold))
+        if running and clock is not None and clock[2] != count:
+            # stopped in a trial: the day's clock waits with what it had when the accusation came
+            self._held = (clock[0], marks.get(clock[2], clock[1]), clock[2])
         return [Say("resuming", {}), *running, *told]
 
     def attach(self) -> None:
@@ -371,6 +404,9 @@ class LiveSession:
         seats = _shared_answers(effects) if shared else {}
         for e in effects:
             if isinstance(e, Timer):
+                e, said = self._clocked(e)
+                if said:
+                    self._dispatch(said)  # heard before the clock's time runs again
                 self._dispatching = True
                 try:
                     self._start_timer(e)
@@ -411,19 +447,59 @@ class LiveSession:
             self._show(out, effect, text)
 
     # ------------------------------------------------------------------ timers
+    def _clocked(self, t: Timer) -> tuple[Timer, list[Say]]:
+        """A timer as it runs here, and what is said before it. A running clock (hungariq's day)
+        that another timer replaces is held with what it has left — noted in the journal, so a
+        crash in the trial keeps it; a clock resumed goes on with that, said to the table ("The
+        day has 11 minutes left."), and so does one restarted by a crash with less than its full
+        time. A new day's clock, or no timer at all, forgets what was held."""
+        clock = self._clock
+        if clock is not None and t.name and t.name != clock.name:
+            left = self.timer_remaining()
+            # while the clock's opening line is still being said its deadline holds the narration
+            left = min(float(clock.seconds), left if left is not None else 0.0)
+            self._held = (clock.name, left, self._clock_number)
+            if self._marked():
+                self.journal.timer_mark(self._clock_number, left)
+        self._clock = None
+        held = self._held
+        if held is not None and (t.name is None or (t.name == held[0] and not t.resume)):
+            self._held = held = None
+        if t.resume and held is not None and t.name == held[0]:
+            self._held = None
+            t = replace(t, seconds=max(1.0, held[1]))
+        full = self.game.timers.get(t.name, 0) if t.name else 0
+        if t.hold and t.name and t.seconds < full - 1:
+            return t, [Say("day_time_left", {"time": spoken_left(t.seconds)})]
+        return t, []
+
+    def held_remaining(self) -> float | None:
+        """What the held day's clock has left while a trial runs (None when none is held)."""
+        return self._held[1] if self._held is not None else None
+
     def _start_timer(self, t: Timer) -> None:
         self._cancel_timer()
         self._timer_name = t.name
         self._cue = t if t.name and t.cue else None
         if not t.name:
+            if self.paused:
+                self._paused_remaining = None  # nothing runs when the pause ends
             return
         self._timer_count += 1
+        if t.hold:
+            self._clock, self._clock_number = t, self._timer_count
         seconds = float(t.seconds)
         step = self.game.step
         jitter = self.config.section("night")["jitter_ms"]
         if step is not None and jitter:
             # the same random spread for every step, whoever is awake, alive or dead
             seconds += self._jitter.uniform(0, jitter / 1000.0)
+        if self.paused:
+            # started by an input applied during the pause (a phone's, a host screen's accusation):
+            # it waits with the game and gets its own time at `resume`, not what the timer before
+            # it had left
+            self._paused_remaining = seconds
+            return
         self._arm_after_narration(seconds)
 
     def narration_ahead(self) -> float:

@@ -30,7 +30,8 @@ def entries(effects: Iterable[Effect], voice: Voice | None) -> list[dict]:
                 entry["text"] = voice.render(e.line, e.args)
             out.append(entry)
         elif isinstance(e, Timer):
-            out.append({"type": "timer", "name": e.name, "seconds": e.seconds, **({"cue": e.cue} if e.cue else {})})
+            out.append({"type": "timer", "name": e.name, "seconds": e.seconds, **({"cue": e.cue} if e.cue else {}),
+                        **({"hold": True} if e.hold else {}), **({"resume": True} if e.resume else {})})
         elif isinstance(e, Reject):
             pass  # the core's "rejected" record carries the same answer
     return out

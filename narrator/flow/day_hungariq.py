@@ -57,7 +57,11 @@ class HungariqGame(BaseGame):
             self._say("endgame")
         self._record("accusations", day=self.day)
         self._say("day_open")
-        self._timer(None if self.endgame() else "day")
+        if self.endgame():
+            return self._timer(None)
+        # seed 001: the day is long enough when its time has passed, and a trial does not eat it:
+        # the day's clock is held while an accusation is tried (hold) and goes on after it (resume)
+        self._timer("day", hold=True)
 
     def day_nominate(self, ev: Nominate) -> None:
         if self.state != "accusations":
@@ -132,7 +136,10 @@ class HungariqGame(BaseGame):
             self._say("day_over")
             return self._go_night()
         self.to_accusations()
-        self._timer(None if self.endgame() else "day")
+        if self.endgame():
+            return self._timer(None)
+        # the day goes on with what was left of it when the accusation was made, not from full
+        self._timer("day", hold=True, resume=True)
 
     def day_end_speech(self, ev: EndSpeech) -> None:
         if self.state == "debate":

@@ -26,11 +26,19 @@ class Tell:
 @dataclass(frozen=True, slots=True)
 class Timer:
     """Start the phase timer (replacing any running one); name None stops it. With `cue`, the
-    narrator says `Say("time_left", {"time": cue})` that many seconds before it runs out."""
+    narrator says `Say("time_left", {"time": cue})` that many seconds before it runs out.
+
+    `hold`: a clock of the whole phase (hungariq's day, seed 001): when another named timer
+    replaces it (a trial's), what it has left is kept, not lost. `resume`: this timer goes on with
+    what its held clock of the same name kept; with nothing kept it starts from `seconds`. A
+    timer of that name without `resume`, or no timer (name None), forgets what was kept. The core
+    has no clock: the adapters keep the time (live.py on the real clock)."""
 
     name: str | None
     seconds: int = 0
     cue: int = 0
+    hold: bool = False
+    resume: bool = False
 
     def cue_line(self) -> Say | None:
         return Say("time_left", {"time": self.cue}) if self.cue else None

@@ -307,12 +307,12 @@ class BaseGame:
     def _record(self, type_: str, **data) -> None:
         self.out.append(Record({"type": type_, **data}))
 
-    def _timer(self, name: str | None) -> None:
+    def _timer(self, name: str | None, hold: bool = False, resume: bool = False) -> None:
         self.timer = name
         seconds = self.timers[name] if name else 0
         # a spoken cue before the end ("ten seconds"), when the variant's rules ask for one
         cue = self.rules.get(self.variant.cues.get(name, ""), 0) if name else 0
-        self.out.append(Timer(name, seconds, cue if 0 < cue < seconds else 0))
+        self.out.append(Timer(name, seconds, cue if 0 < cue < seconds else 0, hold, resume))
 
     def _say_timed(self, line: str, timer: str, **args) -> None:
         """A line that speaks a timer's length, then that timer: what is said is what runs."""
