@@ -37,6 +37,20 @@ async def to_the_question(t: Table) -> None:
     await t.settle()
 
 
+async def hang_six_by_hands(t: Table) -> None:
+    """Day 1: 3 nominates 6, five hands (typed at the console) hang him, and night 1 falls."""
+    t.live.submit_event(Nominate(6, by=3))
+    while t.live.game.state != "hand_vote":
+        t.live.fire()
+        await t.settle()
+    for s in (3, 4, 5, 7, 8):
+        t.live.submit_event(Tap(s, 6))
+    await t.settle()
+    while t.live.game.state != "night":
+        t.live.fire()
+        await t.settle()
+
+
 def test_every_phone_gets_the_names_as_typed_and_the_nominees_with_their_names():
     async def main():
         async with sverige(PLAYERS) as t:
@@ -163,17 +177,8 @@ def test_a_dead_players_phone_shows_the_question_but_cannot_ask():
             phones = await t.join_all()
             hub = t.companion.hub
             await t.to_first_day()
-            # day 1 hangs 6 (by the console's hands), night 1 passes: day 2's question
-            t.live.submit_event(Nominate(6, by=3))
-            while t.live.game.state != "hand_vote":
-                t.live.fire()
-                await t.settle()
-            for s in (3, 4, 5, 7, 8):
-                t.live.submit_event(Tap(s, 6))
-            await t.settle()
-            while t.live.game.state != "night":
-                t.live.fire()
-                await t.settle()
+            # day 1 hangs 6, night 1 passes: day 2's question
+            await hang_six_by_hands(t)
             await t.end_night()
             assert 6 not in t.live.game.alive and t.live.game.day == 2
             t.live.fire()
@@ -196,16 +201,7 @@ def test_the_swedish_dawn_stays_on_the_phones_under_the_days_first_line():
         async with sverige(PLAYERS) as t:
             phones = await t.join_all()
             await t.to_first_day()
-            t.live.submit_event(Nominate(6, by=3))
-            while t.live.game.state != "hand_vote":
-                t.live.fire()
-                await t.settle()
-            for s in (3, 4, 5, 7, 8):
-                t.live.submit_event(Tap(s, 6))
-            await t.settle()
-            while t.live.game.state != "night":
-                t.live.fire()
-                await t.settle()
+            await hang_six_by_hands(t)
             # night 1: the mafia (1, 2) shoot 7, whom nobody saves
             while t.live.game.state == "night":
                 if t.live.game.step.name == "mafia_kills":

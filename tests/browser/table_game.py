@@ -20,8 +20,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from narrator.companion.testing import Table, until
+from narrator.config import parse_config
 from narrator.flow.events import Nominate
 from narrator.language import load_voice
+
+# names as players type them: markup, a placeholder, a long double name, accents
+NAMES = {1: "<b>Ann</b>", 2: "{seat}", 3: "Åsa-Maria Lindqvist-Bergström", 5: "Zsófi", 8: "Jörg"}
+
+
+def named_table(variant: str, lang: str, roles: str, names: dict = NAMES):
+    """Ten seats with the players' names, the roles fixed, the day's votes on the phones."""
+    players = "".join(f"{s} = '{n}'\n" for s, n in names.items())
+    return parse_config(
+        f'variant = "{variant}"\nlanguage = "{lang}"\nseats = 10\n'
+        f"[players]\n{players}"
+        f"[dealing]\nroles = {{ {roles} }}\n"
+        "[companion]\nvotes = true\n"
+    )
+
 
 SMALL_PHONE = {"width": 360, "height": 740}
 

@@ -27,11 +27,9 @@ from pathlib import Path
 import pytest
 
 from chromium import expect, launched, need_browser
-from narrator.config import parse_config
-from table_game import SMALL_PHONE, TableGame
+from table_game import NAMES, SMALL_PHONE, TableGame, named_table
 
 SHOTS = Path(os.environ["NARRATOR_SHOTS"]) if os.environ.get("NARRATOR_SHOTS") else None
-NAMES = {1: "<b>Ann</b>", 2: "{seat}", 3: "Åsa-Maria Lindqvist-Bergström", 5: "Zsófi", 8: "Jörg"}
 LATE = 6  # the phone that joins on the first day
 
 TABLES = {
@@ -41,14 +39,7 @@ TABLES = {
 
 
 def config(variant: str):
-    lang, roles = TABLES[variant]
-    players = "".join(f"{s} = '{n}'\n" for s, n in NAMES.items())
-    return parse_config(
-        f'variant = "{variant}"\nlanguage = "{lang}"\nseats = 10\n'
-        f"[players]\n{players}"
-        f"[dealing]\nroles = {{ {roles} }}\n"
-        "[companion]\nvotes = true\n"
-    )
+    return named_table(variant, *TABLES[variant])
 
 
 class TroubleGame(TableGame):

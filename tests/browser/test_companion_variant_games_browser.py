@@ -31,12 +31,11 @@ from narrator.config import parse_config
 from narrator.flow.events import Nominate
 from chromium import expect, launched, need_browser
 from narrator.companion.testing import until
-from table_game import TableGame
+from table_game import NAMES, TableGame, named_table
 
 SHOTS = Path(os.environ["NARRATOR_SHOTS"]) if os.environ.get("NARRATOR_SHOTS") else None
 
 # the names a table types: markup and a placeholder stay text; a long one must not widen a button
-NAMES = {1: "<b>Ann</b>", 2: "{seat}", 3: "Åsa-Maria Lindqvist-Bergström", 5: "Zsófi", 8: "Jörg"}
 
 GAMES = {
     "sverige": ("sv", '1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff"'),
@@ -47,14 +46,7 @@ GAMES = {
 
 
 def config(variant: str):
-    lang, roles = GAMES[variant]
-    players = "".join(f"{s} = '{n}'\n" for s, n in NAMES.items())
-    return parse_config(
-        f'variant = "{variant}"\nlanguage = "{lang}"\nseats = 10\n'
-        f"[players]\n{players}"
-        f"[dealing]\nroles = {{ {roles} }}\n"
-        "[companion]\nvotes = true\n"
-    )
+    return named_table(variant, *GAMES[variant])
 
 
 async def names_on_the_phones(g: TableGame) -> None:
