@@ -86,7 +86,6 @@ class ConsoleOutput:
 
     def timer_started(self, resumed_at: float | None) -> None:
         """The timer runs from now (its line heard); `resumed_at`: the seconds a paused one has left."""
-        c = self.console
         if resumed_at is None:
             if self._timer is None:
                 return
@@ -97,15 +96,22 @@ class ConsoleOutput:
                 # late in the step before, echoed while the next step was being announced, is
                 # gone before the next role opens its eyes. (With phones neither is on this
                 # screen, and the join codes stay up for a phone that joins late.)
-                self._wipe()
-                for line in self._since_step:
-                    c.print(line)
+                self._wiped_to(self._since_step)
                 self._wipe_again(list(self._since_step), self._timer.seconds)
             self._since_step = []
             seconds = self._timer.seconds
         else:
             seconds = resumed_at
-        c.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds)), style="dim"))
+        self._time_shown(seconds)
+
+    def _wiped_to(self, lines: list[Text]) -> None:
+        """The screen cleared down to `lines`, the step's own (the operator's warnings stay)."""
+        self._wipe()
+        for line in lines:
+            self.console.print(line)
+
+    def _time_shown(self, seconds: float) -> None:
+        self.console.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds)), style="dim"))
 
     def _wipe_again(self, lines: list[Text], seconds: float) -> None:
         """Once more when the step's first second is over: a key typed late for the step before
@@ -122,12 +128,10 @@ class ConsoleOutput:
         def again() -> None:
             if mine != self._wiped_steps or not self._night or self._private_shown:
                 return  # the step is over (or, impossibly soon, answered): nothing to clear
-            self._wipe()
-            for line in lines:
-                self.console.print(line)
+            self._wiped_to(lines)
             # the time left, not the step's whole time again: nothing started over
             left = self.live.timer_remaining() if hasattr(self.live, "timer_remaining") else None
-            self.console.print(Text("⏱ " + words(self.live, "seconds", n=round(seconds if left is None else left)), style="dim"))
+            self._time_shown(seconds if left is None else left)
 
         loop.call_later(KEYPAD_GRACE, again)
 
