@@ -344,3 +344,29 @@ def test_a_paused_game_that_crashes_comes_back_as_it_stood_at_the_pause(tmp_path
     assert not again.game.public_nominations()
     timer = [e for e in first if type(e).__name__ == "Timer"][-1]
     assert abs(timer.seconds - left) < 0.5, (timer.seconds, left)
+
+
+def test_a_swedish_extension_asked_as_the_host_pauses_waits_for_resume_and_can_be_asked_again():
+    """The phone's request reaches the game just after the host's Pause: nothing changes in the
+    pause, the phone reads "The game is paused.", and after Resume the question still stands and
+    the same phone's tap asks for it (seed 000 Tid: one extension a day, not none)."""
+    async def main():
+        async with Table(parse_config(SVERIGE)) as t:
+            phones = await t.join_all()
+            await to_the_question(t)
+            t.forget()
+            t.live.submit_control("pause")  # queued first
+            await _tap_now(t, 5)             # the phone's, in the same instant
+            ack = await asyncio.wait_for(phones[5]._acks.get(), 5)
+            assert not ack["ok"] and ack["text"] == t.live.voice.render("paused")
+            await t.settle()
+            assert t.recorded("extension", "day") == [] and t.live.paused
+            assert t.recorded("rejected", "reason") == [("paused",)], "held back by the game, not journaled"
+            t.live.submit_control("resume")
+            await until(lambda: not phones[5].screen["paused"], what="the resumed question")
+            assert phones[5].screen["ask"] == "extension"
+            again = await phones[5].tap(answer=True)
+            assert again["ok"] and again["text"] == "Du har begärt tidstillägget."
+            assert t.recorded("extension", "day") == [(1,)]
+
+    asyncio.run(main())

@@ -724,6 +724,8 @@ class Hub:
             mine = self._extend_mine or entry.get("reason") == "paused"
             if kind == "rejected":
                 self._extend_mine = False
+            if entry.get("reason") == "paused":
+                self._extension_epoch = -1  # the question stands at resume: a tap then asks anew
             if mine and self._extension_asking:
                 refusal = None
                 if kind == "rejected" and self._last_reject is not None:
