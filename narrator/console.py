@@ -251,19 +251,10 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
     if word == "start" and on_start is not None:
         on_start()  # with phones: night zero begins without waiting for every Ready
     elif word in ("pause", "resume"):
-        # asked on the game's loop, as the line's turn comes: the night may have begun meanwhile
-        def pause_or_resume() -> None:
-            if word == "pause" and full_nights and live.game.state == "night":
-                # a night step that runs longer tells the table its role is alive (only an awake
-                # player types at night), and "The game is paused." would be said into the night:
-                # refused on the screen, alike at every step
-                note(console, words(live, "pause_at_night"))
-            elif (word == "pause") == live.paused:
-                note(console, words(live, "already_paused" if live.paused else "not_paused"))
-            else:
-                live._control(word)
-
-        live.submit_control(pause_or_resume)
+        # the game decides, on its loop as the line's turn comes (the night may have begun
+        # meanwhile), as it does for the host screen: a refusal is on this screen only, never said
+        # (see LiveSession.pause_refusal)
+        live.submit_control(word, refused=lambda why: note(console, words(live, why)), full_nights=full_nights)
     elif word == "quit":
         live.submit_control(word)
     elif word == "help":
@@ -337,6 +328,7 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     if full_nights:
         # a seat is taken for the step it was typed in, never for the next one (see KeypadInput)
         keypad.strict = True
+        live.full_nights = True  # and its nights are not paused, whoever asks
         live.outputs.append(_ForgetHalfTyped(live, stream))
 
     def run() -> None:

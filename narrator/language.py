@@ -176,7 +176,7 @@ class Voice:
             raise KeyError(f"{self.source}: no line {line!r}")
         if spoken:
             template = self.spoken.get(line, template)
-        return self._fill(template, args, capital=not inside)
+        return self.fill(template, args, capital=not inside)
 
     def console_text(self, name: str, args: dict | None = None) -> str:
         """A [console] line of this language; text from people in `args` is put in as it is."""
@@ -220,7 +220,10 @@ class Voice:
         """The template itself, or of its plural forms the one `args["n"]` takes in this language."""
         return template[plural_category(self.lang, int(args["n"]))] if isinstance(template, dict) else template
 
-    def _fill(self, template, args: dict, capital: bool = True) -> str:
+    def fill(self, template, args: dict, capital: bool = True) -> str:
+        """A template of this language (a line's, or a screen's own words for it) filled as a line
+        is: seats, roles and times worded as the narrator words them, a plural form chosen by
+        `args["n"]`. `capital`: a sentence that opens with a name gets its capital letter."""
         template = self._form(template, args)
         values = {k: self.duration(v) if k == "time" else self.menu(v) if k == "menu" else self._format_value(v)
                   for k, v in args.items()}

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from .config import Config
 from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
-from .flow.events import Event, Tap, Timeout
+from .flow.events import Event, Tap, Timeout, event_to_dict
 from .inputs import InputError, Talk
 from .journal import Journal, JournalError
 from .session import Session
@@ -106,6 +106,9 @@ class LiveSession:
         self.queue: asyncio.Queue | None = None
         self.narrating = threading.Event()
         self.paused = False
+        # the table's nights run their full time and must not be paused (phones, the table's own
+        # keypad): every host's `pause` is refused at night, alike at every step
+        self.full_nights = False
         self._timer_handle: asyncio.TimerHandle | None = None
         self._timer_token = 0
         self._timer_name: str | None = None
@@ -151,8 +154,10 @@ class LiveSession:
         return max(0.0, self._timer_deadline - self.loop.time())
 
     # ------------------------------------------------------------------ inputs (any thread)
-    def submit_event(self, event: Event, source: str = "console") -> None:
-        self._submit(("event", event, source))
+    def submit_event(self, event: Event, source: str = "console", refuse=None) -> None:
+        """`refuse()`, when given, is asked on the loop thread when the event's turn comes (as for
+        `submit_line`): True keeps it from the game — an input another one answered first."""
+        self._submit(("event", (event, refuse) if refuse is not None else event, source))
 
     def submit_sentence(self, text: str, source: str = "voice") -> None:
         self._submit(("sentence", text, source))
@@ -191,9 +196,26 @@ class LiveSession:
         meet the step their turn comes in."""
         self._submit(("keypad", (target, typed_in, strict), "keypad"))
 
-    def submit_control(self, what) -> None:
-        """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report)."""
-        self._submit(("control", what, "console"))
+    def submit_control(self, what, refused=None, full_nights: bool = False) -> None:
+        """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report).
+        `refused(key)`: told on the loop thread why a pause or resume was not done, as a [console]
+        key (`pause_refusal`); `full_nights`: the asker's nights run their full time (the table's
+        keypad), so his pause is refused at night even where `self.full_nights` is not set."""
+        if refused is None and not full_nights:
+            return self._submit(("control", what, "console"))
+        self._submit(("control", (what, refused, full_nights), "console"))
+
+    def pause_refusal(self, what: str, full_nights: bool = False) -> str | None:
+        """Why `pause` or `resume` cannot be done now (a [console] key), None when it can. Every
+        host asks here, the console and the host screen alike. At night, where the night steps run
+        their full time: a step that runs longer tells the table its role is alive (only an awake
+        player reaches the keypad at night), and "The game is paused." would be said into the
+        night — refused alike at every step."""
+        if what == "pause" and (full_nights or self.full_nights) and self.game.state == "night":
+            return "pause_at_night"
+        if what in ("pause", "resume") and (what == "pause") == self.paused:
+            return "already_paused" if self.paused else "not_paused"
+        return None
 
     def _submit(self, item) -> None:
         if self.loop is None:
@@ -319,7 +341,7 @@ class LiveSession:
 
     def _handle(self, kind: str, payload, source: str) -> None:
         if kind == "control":
-            return self._control(payload)
+            return self._control(*payload) if isinstance(payload, tuple) else self._control(payload)
         if kind == "timeout":
             if payload != self._timer_token or self.paused:
                 return  # a stale timer: a newer phase already started
@@ -342,12 +364,16 @@ class LiveSession:
             return self._answer(Answer(payload, {}))
         if kind == "keypad":
             return self._keypad(*payload)
-        if self.paused and kind != "event":
-            return self._answer(Answer("paused", {}))
-        if kind == "line" and isinstance(payload, tuple):
+        if kind in ("line", "event") and isinstance(payload, tuple):
             payload, refuse = payload
-            if refuse():
-                return
+        else:
+            refuse = None
+        if self.paused:
+            # while paused nothing changes the game: a phone's tap, a host screen's action are held
+            # back like a typed line, and their sender is told so
+            return self._held_back(payload) if kind == "event" else self._answer(Answer("paused", {}))
+        if refuse is not None and refuse():
+            return
         if kind == "answer":
             if self.game.floor is None:
                 return  # the speech it was meant for is over: asking again would confuse the next one
@@ -370,7 +396,17 @@ class LiveSession:
             return
         self._apply(item)
 
+    def _held_back(self, event: Event) -> None:
+        """An input that came during a pause: never journaled nor applied. A tap's refusal is its
+        seat's alone (a phone reads "The game is paused." under its buttons), as the core's private
+        refusals are; the record lets its sender match the answer to it."""
+        seat = event.seat if isinstance(event, Tap) else None
+        self._dispatch([Reject("paused", {}, seat),
+                        Record({"type": "rejected", "event": event_to_dict(event), "reason": "paused", "args": {}})])
+
     def _keypad(self, target: int, typed_in: int | None, strict: bool) -> None:
+        if self.paused:
+            return  # nothing changes the game in a pause; the keypad never answers (see below)
         if strict and not self.still_open(typed_in):
             # typed after its step ended, or while the next one was still being announced: it is
             # nobody's choice, and nothing says so — a note, a line or a longer step would tell
@@ -603,17 +639,22 @@ class LiveSession:
         self._open_step = None
         self._open_pending = False
 
-    def _control(self, what) -> None:
+    def _control(self, what, refused=None, full_nights: bool = False) -> None:
         if callable(what):
-            what()
-        elif what == "pause" and not self.paused:
+            return what()
+        why = self.pause_refusal(what, full_nights)
+        if why is not None:
+            if refused is not None:
+                refused(why)
+            return
+        if what == "pause":
             self._paused_remaining = self.timer_remaining()
             self._cancel_timer()
             self.paused = True
             if self._paused_remaining is not None and self._marked():
                 self._mark(self._paused_remaining)  # a crash during the pause keeps the time paused
             self._answer(Answer("paused", {}))
-        elif what == "resume" and self.paused:
+        elif what == "resume":
             self.paused = False
             self._answer(Answer("resumed", {}))  # said first, then the time left ("⏱ 51 s")
             if self._paused_remaining is not None and self._timer_name:

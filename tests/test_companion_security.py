@@ -170,8 +170,12 @@ def test_the_host_screen_needs_the_pin_and_never_shows_roles_or_tokens(monkeypat
                         frames.append(json.loads(await asyncio.wait_for(ws.recv(), 0.2)))
                     except asyncio.TimeoutError:
                         break
+                # a pause at night would make the step longer and be said into the night: the game
+                # refuses it, on this host screen alone
                 await ws.send(json.dumps({"t": "pause"}))
-                await until(lambda: t.live.paused)
+                refused = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                assert refused == {"t": "refused", "text": t.companion.hub.word("host_pause_at_night")}
+                assert not t.live.paused
             text = json.dumps(frames)
             assert frames[-1]["view"]["state"] == "night"
             for role in ("don", "sheriff", "mafia"):

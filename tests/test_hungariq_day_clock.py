@@ -178,18 +178,26 @@ def test_a_table_plays_two_failed_accusations_and_a_crash_in_the_trial_and_keeps
     assert "Traceback" not in out + rest + err, err
 
 
-def test_an_accusation_from_a_phone_during_a_pause_waits_with_the_game_and_gets_its_own_time():
-    """A phone's (or the host screen's) input is applied during a pause. The support vote it opened
-    ran on the real clock while the table was paused, and `resume` then gave it what the day had
-    left — minutes of hands up. Now it waits with the game and gets its own 5 s (seed 001: hands
-    up on a count of three), and the day's clock is held with what it had at the pause."""
+def test_an_accusation_from_a_phone_during_a_pause_is_held_back_and_the_day_keeps_its_time():
+    """While the host has paused the game nothing changes it: an accusation sent during the pause (a
+    phone's, the host screen's) never reaches the rules — it is answered "The game is paused.", the
+    day stays in its accusations with its clock stopped where the pause stopped it, and nothing is
+    journaled. At `resume` the day goes on with that time, and an accusation made then opens the
+    trial (seed 001: «Vádat emelek XY ellen», hands up on a count of three: 5 s)."""
     import asyncio
 
     from narrator.companion.testing import ManualClockSession, until
+    from narrator.flow.effects import Record, Reject
     from narrator.flow.events import Nominate
 
+    seen: list = []
+
+    class Seen:
+        def handle(self, effect, text):
+            seen.append(effect)
+
     async def main():
-        live = ManualClockSession(_cfg(600), None)
+        live = ManualClockSession(_cfg(600), None, outputs=[Seen()])
         task = asyncio.create_task(live.run(live.start_effects(), [live.session.dealing_event()]))
         await until(lambda: live.queue is not None and live.game.state != "setup")
         for _ in range(2):
@@ -199,13 +207,19 @@ def test_an_accusation_from_a_phone_during_a_pause_waits_with_the_game_and_gets_
         live.submit_control("pause")
         await asyncio.sleep(0.05)
         day_left = live.timer_remaining()
-        live.submit_event(Nominate(4, by=1), source="companion")
-        await until(lambda: live.game.state == "support_vote", what="the support vote")
-        assert live.held_remaining() == day_left
         armed = len(live.armed)
+        live.submit_event(Nominate(4, by=1), source="companion")
+        await until(lambda: any(isinstance(e, Record) and e.entry.get("reason") == "paused" for e in seen),
+                    what="the accusation held back")
+        assert live.game.state == "accusations" and live.held_remaining() is None
+        assert live.timer_remaining() == day_left
+        assert [e.line for e in seen if isinstance(e, Reject)][-1] == "paused"
         live.submit_control("resume")
         await asyncio.sleep(0.05)
-        assert live.armed[armed:] == [("support_vote", None, 5)], live.armed
+        assert live.armed[armed:] == [("day", None, day_left)], live.armed  # what it had, not more
+        live.submit_event(Nominate(4, by=1), source="companion")
+        await until(lambda: live.game.state == "support_vote", what="the support vote")
+        assert live.armed[-1] == ("support_vote", None, 5), live.armed
         live.submit_control("quit")
         await asyncio.wait_for(task, 10)
 

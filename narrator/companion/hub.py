@@ -79,6 +79,8 @@ def answer_size(players: dict[int, str]) -> int:
 
 
 REPORT_URL = "/report"  # the game report, served once the game is over
+# the host screen's actions that are the game's inputs: taken only while the screen offers them
+HOST_EVENTS = ("nominate", "revoke", "foul", "disqualify", "defeat", "leave", "end_speech")
 
 class Conn:
     """One open WebSocket as the hub sees it: frames are queued and written by the server."""
@@ -136,6 +138,10 @@ class Hub:
                  keys: dict[int, str] | None = None, spent=(), revoked=()):
         self.config = config
         self.live = live
+        # the phones' nights run their full time (LiveSession's fixed night steps): a pause there
+        # would make a step longer and say "The game is paused." into the night, so no host —
+        # this screen's or the console's — pauses a phone table's night
+        live.full_nights = True
         section = config.section("companion")
         self.votes_on_phones = bool(section["votes"])
         self.ack_delay = config.section("night")["ack_ms"] / 1000.0
@@ -204,9 +210,12 @@ class Hub:
         # on the screen the answer leads to (the extension), never on the question that is gone
         self._extension_asking: list[asyncio.Future] = []
         self._extend_on = -1  # the screen an Extend was journaled on (from any input)
-        self._offer_granted = -1  # the question's screen whose extension is running now
+        self._offer_granted = -1  # the question's screen whose extension the phones' request began
+        self._offer_taken = -1  # the question's screen whose extension another input's request began
         self._voted: dict[int, int] = {}  # seat -> the screen (epoch) of its last day vote, from any input
         self._caption_before: str | None = None
+        self._caption_paused: str | None = None  # the caption a pause covered: back at resume
+        self._extend_mine = False  # the Extend being applied now is the phones' own
         # the ready phase between the deal and night zero: roles the adapter dealt, seats that saw theirs
         self.dealt: dict[int, str] | None = None
         self.cards_deal = False
@@ -356,7 +365,7 @@ class Hub:
         if template is None and line in voice.variant_lines.get(voice.variant or "", {}):
             own = None  # a variant's host words this line his own way: its named form would not match
         try:
-            out = voice._fill(own, filled, capital=not inside) if own else voice.render(line, filled, inside=inside)
+            out = voice.fill(own, filled, capital=not inside) if own else voice.render(line, filled, inside=inside)
         except (KeyError, ValueError, IndexError):
             return text
         glued = GLUED.get(voice.lang)
@@ -446,9 +455,14 @@ class Hub:
         return "won" if wins_with(roles.get(seat, "citizen"), winner) else "lost"
 
     # ------------------------------------------------------------------ words in the table's language
+    def _phone_template(self, key: str) -> str | None:
+        """A [phone] template of the table's language, English when the voice file lacks it, None
+        when neither has it."""
+        return self.live.voice.phone.get(key) or load_voice("en").phone.get(key)
+
     def word(self, key: str, **args) -> str:
         """A [phone] string of the table's language (English when the voice file lacks it)."""
-        template = self.live.voice.phone.get(key) or load_voice("en").phone.get(key, key)
+        template = self._phone_template(key) or key
         return template.format(**args)  # str.format ignores arguments a language does not use
 
     def page_words(self) -> dict[str, str]:
@@ -591,19 +605,28 @@ class Hub:
         }
 
     def host_controls(self) -> list[str]:
-        """The host screen's buttons the table's rules answer: the page shows these and no other."""
-        return ["pause", "resume", "end_speech", *self.game.day_offers(), "reissue"]
+        """The host screen's buttons now: the page shows these and no other, and the server takes
+        no other action from it (`_host_action`). What the table's rules answer in this very state
+        (`host_offers`); Pause while the game runs, never at night (its steps run their full time),
+        Resume only while paused — and in a pause nothing else: nothing changes the game then.
+        Reissuing a seat's link is the phones', not the game's, and always there."""
+        g, live = self.game, self.live
+        if g.state in ("setup", "over"):
+            return ["reissue"]
+        if live.paused:
+            return ["resume", "reissue"]
+        night = g.state == "night" and live.pause_refusal("pause") == "pause_at_night"
+        return [*([] if night else ["pause"]), *g.host_offers(), "reissue"]
 
     def host_awaiting(self) -> str:
         """What the game waits for, in the host screen's words: what the host can do there (its
         End speech button), never the console's commands ("thank you", "timeout") he cannot type."""
         kind, args = self.game.awaiting()
-        voice = self.live.voice
-        template = voice.phone.get("host_" + kind) or load_voice("en").phone.get("host_" + kind)
+        template = self._phone_template("host_" + kind)
         if template is None:  # the deal, the end: nothing to type in these words either
             return self.named(kind, args, self.live.session.awaiting_text(), inside=True)
         try:
-            text = voice._fill(template, args, capital=False)
+            text = self.live.voice.fill(template, args, capital=False)
         except (KeyError, ValueError, IndexError):
             return ""
         return self.named(kind, args, text, inside=True, template=template)
@@ -638,7 +661,9 @@ class Hub:
             self._private_line(effect.seat, text or "", True)
         elif isinstance(effect, Reject):
             self._last_reject = (False, text or "")
-            if effect.seat is None:
+            if effect.seat is None and effect.line in ("paused", "resumed"):
+                self._paused_caption(effect.line, text or "")
+            elif effect.seat is None:
                 # public, unless the record that follows shows it refused a phone's tap (then it is his alone)
                 self._caption_before = self.caption
                 self.caption = text or ""
@@ -649,6 +674,17 @@ class Hub:
             self._record(effect.entry)
         self._new_screen()
         self._schedule_flush()
+
+    def _paused_caption(self, line: str, text: str) -> None:
+        """The pause covers the narrator's words with "The game is paused." (and every answer
+        "paused" keeps it there); at resume the screen comes back as it was, his words too."""
+        if line == "paused":
+            if self._caption_paused is None:
+                self._caption_paused = self.caption
+            self.caption = text
+        elif self._caption_paused is not None:
+            self.caption, self._caption_paused = self._caption_paused, None
+        self._dirty = True
 
     def _new_screen(self) -> None:
         """A new screen id whenever what the phones may answer changes (a new ballot, a new step):
@@ -674,13 +710,26 @@ class Hub:
             # a new moment: its own words
             self._caption_lines, self._caption_named, self._caption_shown = [], set(), False
         if kind == "extension":
-            self._offer_granted = self._extend_on  # the question it was asked on is answered
+            # the question it was asked on is answered: by the phones' own request, or by another
+            # input's (a voice, the console) that came first — a late tap on it is told which
+            if self._extend_mine:
+                self._offer_granted = self._extend_on
+            else:
+                self._offer_taken = self._extend_on
+            self._extend_mine = False
         if kind in ("input", "rejected") and entry.get("event", {}).get("type") == "extend":
             self._extend_on = self.epoch
-            if self._extension_asking:
+            # only what became of the phones' own Extend answers the phones that asked (a pause
+            # holds it back before it could be asked about, see _extension_taken)
+            mine = self._extend_mine or entry.get("reason") == "paused"
+            if kind == "rejected":
+                self._extend_mine = False
+            if entry.get("reason") == "paused":
+                self._extension_epoch = -1  # the question stands at resume: a tap then asks anew
+            if mine and self._extension_asking:
                 refusal = None
                 if kind == "rejected" and self._last_reject is not None:
-                    # refused (a voice asked first): said to the phones that asked, not to the table
+                    # refused (held back by a pause): said to the phones that asked, not to the table
                     refusal = self._last_reject[1]
                     if self._caption_before is not None:
                         self.caption = self._caption_before
@@ -986,7 +1035,8 @@ class Hub:
             # an old copy of something already answered: answer nothing, change nothing
             return self.refuse(reason, seat)
         late_ask = reason == "stale" and self._late_extension_ask(seat, epoch)
-        if late_ask:
+        late_taken = reason == "stale" and self._late_extension_ask(seat, epoch, self._offer_taken)
+        if late_ask or late_taken:
             reason = None
         self.last_n[seat] = n
         night = self.game.state == "night"
@@ -1001,6 +1051,11 @@ class Hub:
             text = (self._line("companion_stale", "Too late: the game has moved on.") if reason == "stale"
                     else self.word("tap_not_understood"))
             future.set_result([(False, text)])
+        elif self.live.paused:
+            # while paused nothing changes the game: this phone alone reads so, and nothing is sent
+            # to the game (at night a pause is refused, so no awake seat is told apart here)
+            self.refuse("paused", seat)
+            future.set_result([(False, self.live.voice.render("paused", {}))])
         elif night:
             step = self.game.step
             if step is not None and step.action and seat in self.game.awake_seats():
@@ -1017,10 +1072,16 @@ class Hub:
             else:
                 sent = self._submit(Tap(seat, target, answer), future)
         elif late_ask:
-            # a tap on the question that reached the server once the extension it asks for was
-            # granted (two players at once, or a slow phone): his request is met, and he reads so
+            # a tap on the question that reached the server once the extension the phones asked for
+            # was granted (two players at once, or a slow phone): his request is met, and he reads so
             extension = True
             future.set_result([(True, self.word("extension_asked"))])
+        elif late_taken:
+            # the extension runs, but a voice or the console asked for it first: the first request
+            # the game took is the one granted, and this one was too late for it — said to him alone
+            extension = True
+            self.refuse("extension already asked", seat)
+            future.set_result([(False, self.live.voice.render("reject_extension_used", {}))])
         elif self._extension_offered():
             extension = True
             if seat not in self.game.alive:
@@ -1031,7 +1092,7 @@ class Hub:
                     # the first tap asks; a second one on the same question (two players at once)
                     # must not be refused aloud as "already used" to the whole table
                     self._extension_epoch = self.epoch
-                    self.live.submit_event(Extend(), source="companion")
+                    self.live.submit_event(Extend(), source="companion", refuse=self._extension_taken)
                 # answered once the Extend is applied, on the extension's screen: answered on the
                 # question's, the new screen came first and the page dropped it (as for another screen)
                 self._extension_asking.append(future)
@@ -1073,7 +1134,7 @@ class Hub:
             text = standing[1] + "\n" + text  # the answer on its own line, the refusal under it
         # the screen this tap was made on: a page drops an answer for any other screen. A request
         # for the time extension is answered on the screen it led to, which every phone has by now
-        shown = self.epoch if extension and ok else epoch if _is_int(epoch) else self.epoch
+        shown = self.epoch if extension else epoch if _is_int(epoch) else self.epoch
         frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": shown}
         # with or without a line of its own (a vote taken, a tap at night the core never heard: their
         # "vote is in" / "tap is in"), the answer stands, and comes back after a reload like a checker's
@@ -1101,18 +1162,34 @@ class Hub:
         voice = self.live.voice
         return [(True, self.named("choice_taken", {"seat": target}, voice.render("choice_taken", {"seat": target})))]
 
-    def _late_extension_ask(self, seat: int, epoch) -> bool:
-        """A living seat's tap on the question whose extension now runs (`epoch` is the question's)."""
-        return (_is_int(epoch) and epoch == self._offer_granted and seat in self.game.alive
+    def _late_extension_ask(self, seat: int, epoch, question: int | None = None) -> bool:
+        """A living seat's tap on the question whose extension now runs (`epoch` is the question's):
+        the one the phones' request began, or `question`."""
+        question = self._offer_granted if question is None else question
+        return (_is_int(epoch) and epoch == question and seat in self.game.alive
                 and self.game.state == "discussion" and self.game.public_view()["timer"] == EXTENSION)
 
+    def _extension_taken(self) -> bool:
+        """Asked as the phones' Extend's turn comes: True keeps it from the game. A voice or the
+        console that asked in the same instant came first: the question is gone, and the phones
+        that asked are told, privately, that the extension was already used — never the table
+        (a public "already used" then read at the console as the answer to its own request)."""
+        if self._extension_offered():
+            self._extend_mine = True  # its records answer the phones that asked
+            return False
+        self.refuse("extension already asked", None)
+        used = getattr(self.game, "extension_used", False)
+        refusal = (self.live.voice.render("reject_extension_used", {}) if used
+                   else self._line("companion_stale", "Too late: the game has moved on."))
+        self._extension_answered(refusal)
+        return True
+
     def _extension_answered(self, refusal: str | None) -> None:
-        """The phones that asked on the question get their answer, after the extension's screen went
-        out: "you asked for it" while it runs (also when a voice asked in the same moment), else
-        the refusal, to them alone."""
+        """The phones that asked on the question get what became of their request, after the
+        extension's screen went out: "you asked for it" when it was granted, else the refusal, to
+        them alone."""
         asking, self._extension_asking = self._extension_asking, []
-        running = self.game.state == "discussion" and self.game.public_view()["timer"] == EXTENSION
-        answer = (True, self.word("extension_asked")) if running or refusal is None else (False, refusal)
+        answer = (True, self.word("extension_asked")) if refusal is None else (False, refusal)
         for future in asking:
             if not future.done():
                 future.set_result([answer])
@@ -1145,7 +1222,9 @@ class Hub:
         what = msg.get("t")
         seat = msg.get("seat")
         if what in ("pause", "resume"):
-            self.live.submit_control(what)
+            # the game answers as it answers the console: refused at night, already paused, not
+            # paused — to this host alone, on his screen (never said: at night it would be heard)
+            self.live.submit_control(what, refused=lambda why: self._host_refused(conn, what, why))
             return
         if what == "start":
             self.start()
@@ -1162,6 +1241,10 @@ class Hub:
 
             conn.send(json.dumps({"t": "reissued", "seat": seat, "qr": qr.svg_qr(url)}))
             return
+        if what in HOST_EVENTS and what not in self.host_controls():
+            # a button this screen does not show now (a forged message, or one sent from a screen
+            # a moment old): the rules never see it, nothing changes
+            return self.refuse(f"{what}: not on the host screen now", None)
         event = None
         if what == "nominate" and _is_int(seat):
             event = Nominate(seat)
@@ -1174,10 +1257,8 @@ class Hub:
         elif what == "defeat" and _is_int(seat):
             event = Defeat(seat)
         elif what == "leave" and _is_int(seat):
-            # by day only: a leave typed on the table's screen at night would show the sleeping
-            # table who is gone before the morning says it (seed 000: one signals the host, not the table)
-            if self.game.state == "night":
-                return self.refuse("leave: not at night on the host screen", None)
+            # by day only (host_offers): a leave typed on the table's screen at night would show the
+            # sleeping table who is gone before the morning says it (seed 000: one signals the host)
             event = Leave(seat)
         elif what == "end_speech":
             event = EndSpeech()
@@ -1185,6 +1266,11 @@ class Hub:
             return self.refuse("unknown host action", None)
         self.live.submit_event(event, source="companion-host")
 
+    def _host_refused(self, conn: Conn, what: str, why: str) -> None:
+        """A pause or resume the game refused: logged as every refusal, and said on the screen of
+        the host who asked, in the table's words ([phone] host_<why>), to nobody else."""
+        self.refuse(f"{what}: {why}", None)
+        conn.send(json.dumps({"t": "refused", "text": self.word("host_" + why)}, ensure_ascii=False))
 
     # ------------------------------------------------------------------ ready phase and closing
     def start(self) -> None:

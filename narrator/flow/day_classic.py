@@ -20,6 +20,8 @@ class ClassicGame(BaseGame):
         ("to_all_leave", ["revote"], "all_leave_vote"),
     )
     FLOOR_STATES = ("speeches", "tie_speeches", "last_words")
+    HOST_NOMINATE_STATES = ("speeches",)
+    END_SPEECH_STATES = ("speeches", "tie_speeches")
 
     def init_day(self) -> None:
         self.opener: int | None = None
@@ -185,6 +187,10 @@ class ClassicGame(BaseGame):
         self.nominated_this_speech = None
         self._record("revocation", by=by, seat=mine)
         self._say("nomination_revoked", seat=mine)
+
+    def host_may_revoke(self) -> bool:
+        # seed 004 §4.4: the speaker's own nomination, during the same speech
+        return self.state == "speeches" and self.nominated_this_speech is not None
 
     def day_end_speech(self, ev: EndSpeech) -> None:
         if self.state not in ("speeches", "tie_speeches"):

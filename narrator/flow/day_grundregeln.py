@@ -19,6 +19,7 @@ class GrundregelnGame(BaseGame):
         ("to_tie_break", ["final_vote"], "tie_break"),
     )
     FLOOR_STATES = ("defences", "last_words")
+    END_SPEECH_STATES = ("discussion", "defences")  # the discussion's end opens the pointing
 
     def init_day(self) -> None:
         self.votes: dict[int, int] = {}

@@ -19,6 +19,8 @@ class HungariqGame(BaseGame):
         ("to_execution_vote", ["accused_last_word"], "execution_vote"),
     )
     FLOOR_STATES = ("accused_last_word", "last_words")
+    HOST_NOMINATE_STATES = ("accusations",)
+    END_SPEECH_STATES = ("debate", "accused_last_word")
 
     def init_day(self) -> None:
         self.accused: int | None = None

@@ -18,6 +18,7 @@ class SverigeGame(BaseGame):
         ("to_hand_vote", ["nominee_speeches"], "hand_vote"),
     )
     FLOOR_STATES = ("nominee_speeches", "last_words")
+    END_SPEECH_STATES = ("nominee_speeches",)
 
     def init_day(self) -> None:
         self.noms: dict[int, int] = {}  # nominator -> nominee (one active each)

@@ -182,6 +182,37 @@ class BaseGame:
             offers.append("leave")  # by day; the night's leave is signalled, never a button
         return offers
 
+    # the states in which the host screen's seat-less inputs are taken: a day module names its own
+    HOST_NOMINATE_STATES: tuple[str, ...] = ()
+    END_SPEECH_STATES: tuple[str, ...] = ()
+
+    def host_offers(self) -> list[str]:
+        """What of `day_offers()` the host screen can give in this very state, with End speech
+        while a speech can be ended: a button for anything else would only be refused. The host
+        screen names a seat but no nominator, so rules whose nomination needs one (seed 000: the
+        nominator is named aloud) take none from it."""
+        if self.state in ("setup", "over"):
+            return []
+        offers = ["end_speech"] if self.state == "last_words" or self.state in self.END_SPEECH_STATES else []
+        for what in self.day_offers():
+            if what == "nominate":
+                ok = self.state in self.HOST_NOMINATE_STATES
+            elif what == "revoke":
+                ok = self.host_may_revoke()
+            elif what == "leave":
+                ok = self.state != "night"  # a leave by night is signalled to the host, never shown
+            elif what == "defeat":
+                ok = not (self.cards and not self.cards_recorded)  # nobody's team is known yet
+            else:
+                ok = True  # the referee's fouls and dismissals, by night too (seed 004 §5: peeking)
+            if ok:
+                offers.append(what)
+        return offers
+
+    def host_may_revoke(self) -> bool:
+        """A withdrawal the host screen could give now (without naming who withdraws)."""
+        return False
+
     def public_view(self) -> dict:
         """Everything the whole table may see: never a role before the game is over."""
         view = {
