@@ -160,6 +160,24 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
 }
 
 PER_LANGUAGE_VOICE = ("engine", "voice", "rate", "volume")
+
+# the options that name a file or a folder. Written in a config file, each is taken from that
+# file's folder, as whoever wrote it reads it — `narrator play --config ~/club/mafia.toml` started
+# anywhere keeps its journal and finds its models beside the config; `~` is the user's home.
+PATH_OPTIONS = (("voice", "cache_dir"), ("voice", "voice_dir"), ("input", "model_dir"), ("companion", "seats_page"),
+                ("journal", "path"), ("club", "database"))
+
+
+def resolved(value: str, base: str | None) -> str:
+    """A path as written in a config, made absolute from the config's folder `base` (None: the
+    config is no file, so a relative path stays relative to the working folder). Empty stays empty:
+    the option's default place."""
+    if not value:
+        return value
+    p = Path(value).expanduser()
+    if base is not None and not p.is_absolute():
+        p = Path(base) / p
+    return str(p)
 DEALING_MODES = ("random", "seeded", "fixed", "cards")
 
 
@@ -176,6 +194,10 @@ class Config:
     timers: dict = field(default_factory=dict)
     sections: dict[str, dict] = field(default_factory=dict)
     roles: dict[str, int] = field(default_factory=dict)  # special role -> count at this table
+    # the folder the config's relative paths are taken from (None: no file, the working folder),
+    # and the paths as written where that made them another path ("journal.path": "games/x.jsonl")
+    base: str | None = None
+    written: dict[str, str] = field(default_factory=dict)
 
     def section(self, name: str) -> dict:
         return self.sections[name]
@@ -261,7 +283,10 @@ def _check_option(value, opt: Option) -> tuple[str, dict] | None:
     return None
 
 
-def parse_config(text: str, path: str = "<config>") -> Config:
+def parse_config(text: str, path: str = "<config>", base: str | None = None) -> Config:
+    """The config in `text`, read from the file `path` (named in its problems). `base` is the
+    folder its relative paths are taken from: the file's own folder (load_config does that), or
+    for a resumed game the folder its config was in when the game began."""
     problems: list[ConfigProblem] = []
     locator: Locator | None = None
 
@@ -465,13 +490,20 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     if dealing["mode"] == "seeded" and dealing["seed"] is None:
         problem(("dealing", "seed"), "seeded_needs_seed")
 
+    written = {}
+    for name, key in PATH_OPTIONS:
+        value = sections[name][key]
+        sections[name][key] = resolved(value, base)
+        if sections[name][key] != value:
+            written[f"{name}.{key}"] = value
+
     if problems:
         raise ConfigError(problems, said_in)
-    return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections, roles)
+    return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections, roles, base, written)
 
 
 def load_config(path: str | Path) -> Config:
-    p = Path(path)
+    p = Path(path).expanduser()
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
@@ -487,7 +519,7 @@ def load_config(path: str | Path) -> Config:
         # a Latin-1 umlaut in a German club's names: the club is still told in German
         raise ConfigError([problem_of(str(p), line, "(file)", "not_utf8", byte=f"0x{raw[exc.start]:02x}")],
                           language_of(raw.decode("utf-8", errors="replace"))) from None
-    return parse_config(text, str(p))
+    return parse_config(text, str(p), str(p.absolute().parent))
 
 
 DEFAULT_CONFIG = 'variant = "classic"\nlanguage = "en"\n'
