@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.text import Text
 
 from . import __version__
-from .config import Config, ConfigError, default_config, load_config, parse_config
+from .config import PATH_OPTIONS, Config, ConfigError, default_config, load_config, parse_config
 from . import journal as journals
 from .flow.events import Deal
 from .journal import DamagedJournal, Journal, JournalError, read
@@ -83,6 +83,12 @@ def cmd_check_config(args) -> int:
         return 1
     print(_words(_voice_of(cfg), "config_ok", file=args.file, variant=cfg.variant.name, language=cfg.language, seats=cfg.seats,
                  dealing=cfg.dealing["mode"]))
+    named = [(f"{section}.{key}", cfg.section(section)[key]) for section, key in PATH_OPTIONS if cfg.section(section)[key]]
+    if named:
+        # where the game will look: a relative path is the config's folder's, not the working folder's
+        print(_words(_voice_of(cfg), "config_paths", folder=cfg.base or "."))
+        for key, path in named:
+            print(_words(_voice_of(cfg), "config_path", key=key, path=path))
     return 0
 
 
@@ -368,19 +374,7 @@ def _let_it_be_said(live, limit: float = 20.0) -> None:
 
 
 def _journal_failed(exc: JournalError, voice=None, what: str = "game_stopped") -> None:
-    reason, advice = _journal_words(voice, exc)
-    err.print(Text.assemble((f"{_words(voice, what)}: {reason}", "red"), f" — {advice}"))
-
-
-def _journal_words(voice, exc: JournalError) -> tuple[str, str]:
-    """Why the journal cannot be written and what to do, in the table's language."""
-    if voice is None or not exc.reason_key or f"journal_{exc.reason_key}" not in voice.cli:
-        return exc.reason, exc.advice
-    words = dict(exc.words)
-    reason = voice.cli_text(f"journal_{exc.reason_key}", words)
-    if exc.then:
-        words["then"] = voice.cli_text(f"journal_then_{exc.then}", words)
-    return reason, voice.cli_text(f"journal_{exc.advice_key}", words)
+    err.print(Text.assemble((f"{_words(voice, what)}: ", "red"), exc.said(voice)), soft_wrap=True)  # a path must stay whole to be copied
 
 
 def _companion_on(args, cfg: Config) -> bool:
@@ -411,7 +405,8 @@ def cmd_play(args) -> int:
             return cmd_resume(args)
         companion = _companion_on(args, cfg)
         reveal = cfg.dealing["mode"] in ("random", "seeded") and not companion and sys.stdin.isatty() and not args.no_reveal
-        journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal})
+        journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal},
+                                 cfg.base)
     except JournalError as exc:
         _journal_failed(exc, voice, "cannot_start")
         return 2
@@ -588,7 +583,7 @@ def cmd_resume(args) -> int:
         held = journals.lock(jpath)  # noqa: F841 — held for the whole game
         contents = read(jpath)
     except JournalError as exc:
-        say_error(": ".join(_journal_words(voice, exc)), error)
+        say_error(exc.said(voice), error)
         return 2
     except DamagedJournal as exc:
         damage = exc.damage
@@ -608,7 +603,7 @@ def cmd_resume(args) -> int:
     if contents.torn:
         # a power cut in the middle of a write: that input was never applied, so nothing is lost
         err.print(Text(_words(voice, "torn_tail", path=str(jpath), line=contents.total_lines + 1), style="yellow"))
-    cfg = _checked(lambda: parse_config(contents.header["config_text"], contents.header["config_path"]))
+    cfg = _checked(lambda: _journal_config(contents.header))
     if cfg is None:
         say_error(_words(voice, "config_not_valid_here", path=str(jpath)), error)
         return 2
@@ -626,7 +621,7 @@ def cmd_resume(args) -> int:
     try:
         journal = Journal.reopen(jpath)
     except (JournalError, DamagedJournal) as exc:
-        say_error(": ".join(_journal_words(voice, exc)) if isinstance(exc, JournalError) else exc.said(voice), _words(voice, "error"))
+        say_error(exc.said(voice), _words(voice, "error"))
         return 2
     live = LiveSession(cfg, journal)
     voice_mode = args.voice or mode.get("voice") or cfg.section("voice")["output"]
@@ -676,9 +671,15 @@ def _writable(folder: Path) -> bool:
         return False
 
 
+def _journal_config(header: dict) -> Config:
+    """The game's config as the journal keeps it, its relative paths taken from the folder the
+    config was in when the game began (a journal of an earlier version: the working folder)."""
+    return parse_config(header["config_text"], header["config_path"], header.get("config_dir"))
+
+
 def _config_ok(header: dict) -> bool:
     try:
-        parse_config(header["config_text"], header["config_path"])
+        _journal_config(header)
     except ConfigError:
         return False
     return True
@@ -721,7 +722,7 @@ def _salvage(jpath: Path, damage, message: str, good, args, voice=None):
         copy = journals.repair(jpath, damage)
         contents = read(jpath)
     except OSError as exc:
-        say_error(": ".join(_journal_words(voice, journals.io_error(jpath, exc))), error)
+        say_error(journals.io_error(jpath, exc).said(voice), error)
         return None
     except DamagedJournal as exc:
         say_error(exc.said(voice), error)

@@ -123,15 +123,15 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "rate": Option(165, int, "words per minute", 80, 450),
         "volume": Option(1.0, float, "0.0 to 1.0", 0, 1),
         "device": Option("", str, "the output device name or index (empty: the system default)"),
-        "cache_dir": Option("", str, "where rendered lines are cached (empty: ~/.cache/narrator/tts)"),
-        "voice_dir": Option("", str, "where fetched Piper voices live (empty: models/piper in the narrator's folder)"),
+        "cache_dir": Option("", str, "where rendered lines are cached, from this file's folder (empty: ~/.cache/narrator/tts)"),
+        "voice_dir": Option("", str, "where fetched Piper voices live, from this file's folder (empty: models/piper in the narrator's folder)"),
         "ambience": Option(0.15, float, "loudness of the masking sound under every night step, 0.0 (off) to 1.0", 0, 1),
     },
     "input": {
         "console": Option(True, bool, "typed inputs at the terminal"),
         "engine": Option("auto", str, "speech recognition engine", choices=("auto", "vosk", "sphinx", "none")),
         "microphone": Option("", str, "the input device name or index (empty: the system default)"),
-        "model_dir": Option("", str, "where the Vosk models live (empty: models/ in the narrator's folder)"),
+        "model_dir": Option("", str, "where the Vosk models live, from this file's folder (empty: models/ in the narrator's folder)"),
         "cancel_seconds": Option(5, int, "how long a misheard nomination can be cancelled by voice", 0, 30),
         "second_opinion": Option(True, bool, "PocketSphinx: Whisper reads along (or, without it, a digits-only "
                                  "recogniser): a seat it doubts is asked again, talk it does not hear as the command is "
@@ -144,7 +144,7 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "pin": Option("", str, "PIN of the host screen (empty: a random one is printed)"),
         "votes": Option(False, bool, "day votes on the phones"),
         "public_url": Option("", str, "the address phones use, e.g. http://192.168.1.20:8765 (empty: this machine's LAN address)"),
-        "seats_page": Option("", str, "where the printable page of seat QR codes is written (empty: a private temp file)"),
+        "seats_page": Option("", str, "where the printable page of seat QR codes is written, from this file's folder (empty: a private temp file)"),
         "keep_result": Option(3600, int, "seconds the result stays on the phones after the game unless the host closes it", 0, 86400),
     },
     "night": {
@@ -152,14 +152,32 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "ack_ms": Option(20, int, "a phone's night tap is answered this long after it arrives, awake or not", 5, 1000),
     },
     "journal": {
-        "path": Option("", str, "the journal file (empty: a new file for each game under ~/.local/state/narrator/games/)"),
+        "path": Option("", str, "the journal file, from this file's folder (empty: a new file for each game under ~/.local/state/narrator/games/)"),
     },
     "club": {
-        "database": Option("", str, "the club's record of games, an SQLite file several narrators may share (empty: ~/.local/share/narrator/club.sqlite)"),
+        "database": Option("", str, "the club's record of games, an SQLite file several narrators may share, from this file's folder (empty: ~/.local/share/narrator/club.sqlite)"),
     },
 }
 
 PER_LANGUAGE_VOICE = ("engine", "voice", "rate", "volume")
+
+# the options that name a file or a folder. Written in a config file, each is taken from that
+# file's folder, as whoever wrote it reads it — `narrator play --config ~/club/mafia.toml` started
+# anywhere keeps its journal and finds its models beside the config; `~` is the user's home.
+PATH_OPTIONS = (("voice", "cache_dir"), ("voice", "voice_dir"), ("input", "model_dir"), ("companion", "seats_page"),
+                ("journal", "path"), ("club", "database"))
+
+
+def resolved(value: str, base: str | None) -> str:
+    """A path as written in a config, made absolute from the config's folder `base` (None: the
+    config is no file, so a relative path stays relative to the working folder). Empty stays empty:
+    the option's default place."""
+    if not value:
+        return value
+    p = Path(value).expanduser()
+    if base is not None and not p.is_absolute():
+        p = Path(base) / p
+    return str(p)
 DEALING_MODES = ("random", "seeded", "fixed", "cards")
 
 
@@ -176,6 +194,8 @@ class Config:
     timers: dict = field(default_factory=dict)
     sections: dict[str, dict] = field(default_factory=dict)
     roles: dict[str, int] = field(default_factory=dict)  # special role -> count at this table
+    # the folder the config's relative paths are taken from (None: no file, the working folder)
+    base: str | None = None
 
     def section(self, name: str) -> dict:
         return self.sections[name]
@@ -261,7 +281,10 @@ def _check_option(value, opt: Option) -> tuple[str, dict] | None:
     return None
 
 
-def parse_config(text: str, path: str = "<config>") -> Config:
+def parse_config(text: str, path: str = "<config>", base: str | None = None) -> Config:
+    """The config in `text`, read from the file `path` (named in its problems). `base` is the
+    folder its relative paths are taken from: the file's own folder (load_config does that), or
+    for a resumed game the folder its config was in when the game began."""
     problems: list[ConfigProblem] = []
     locator: Locator | None = None
 
@@ -465,13 +488,16 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     if dealing["mode"] == "seeded" and dealing["seed"] is None:
         problem(("dealing", "seed"), "seeded_needs_seed")
 
+    for name, key in PATH_OPTIONS:
+        sections[name][key] = resolved(sections[name][key], base)
+
     if problems:
         raise ConfigError(problems, said_in)
-    return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections, roles)
+    return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections, roles, base)
 
 
 def load_config(path: str | Path) -> Config:
-    p = Path(path)
+    p = Path(path).expanduser()
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
@@ -487,7 +513,7 @@ def load_config(path: str | Path) -> Config:
         # a Latin-1 umlaut in a German club's names: the club is still told in German
         raise ConfigError([problem_of(str(p), line, "(file)", "not_utf8", byte=f"0x{raw[exc.start]:02x}")],
                           language_of(raw.decode("utf-8", errors="replace"))) from None
-    return parse_config(text, str(p))
+    return parse_config(text, str(p), str(p.absolute().parent))
 
 
 DEFAULT_CONFIG = 'variant = "classic"\nlanguage = "en"\n'

@@ -4,7 +4,7 @@ were about to be — once each. A line torn by the crash was never applied and i
 
 A write that fails (full disk, read-only disk, I/O error) is cut back off the file and the
 journal closes: nothing waits in a buffer to be written later, and the caller stops the game
-with the reason in plain words (`JournalError`). Each game has its own file; one process at a
+with the file, the reason and what to do in the table's words (`JournalError`). Each game has its own file; one process at a
 time holds it (`lock`). A damaged file is read up to its last good line (`DamagedJournal` names
 the line) and `repair` keeps a copy before cutting the damage off.
 """
@@ -86,57 +86,95 @@ def new_game_path() -> Path:
 
 
 # ---------------------------------------------------------------------- errors in plain words
-class JournalError(Exception):
-    """The journal cannot be written (or opened): why, in plain words, and what to do."""
+def _said(key: str, english: str, **words) -> Worded:
+    """A [cli] line journal_<key>: what is wrong with the journal's file, or what to do about it."""
+    return Worded(english, "cli", f"journal_{key}", words)
 
-    def __init__(self, path: Path, reason: str, advice: str, reason_key: str | None = None, advice_key: str | None = None,
-                 then: str | None = None, **words):
-        super().__init__(f"{reason}: {advice}")
+
+class JournalError(Exception):
+    """The journal cannot be written (or opened): the file, why, and what to do — each said in the
+    table's language where its voice has the words (`said`), in English in logs and tests."""
+
+    def __init__(self, path: Path, reason: Worded, advice: Worded):
+        super().__init__(f"{path}: {reason}: {advice}")
         self.path = path
-        self.reason = reason
-        self.advice = advice
-        # the same words in a voice file's [cli] section (journal_<key>), so that the table is told
-        # in its own language; `then` is the way on after the advice (journal_then_<then>)
-        self.reason_key = reason_key
-        self.advice_key = advice_key
-        self.then = then
-        self.words = {"path": str(path), **words}
+        self.why = reason
+        self.what_to_do = advice
+
+    # the English words, for the game's own log line (live.py) and tests
+    @property
+    def reason(self) -> str:
+        return str(self.why)
+
+    @property
+    def advice(self) -> str:
+        return str(self.what_to_do)
+
+    def said(self, voice=None) -> str:
+        """"F: why — what to do", in the language of `voice` (English without one)."""
+        return f"{self.path}: {self.why.said(voice)} — {self.what_to_do.said(voice)}"
+
+
+def _in_the_way(path: Path) -> Path | None:
+    """The nearest folder above the journal that is a file, not a folder (it makes mkdir fail)."""
+    for folder in path.parents:
+        if folder.exists() or folder.is_symlink():
+            return None if folder.is_dir() else folder
+    return None
 
 
 def io_error(path: Path, exc: OSError, resume: bool = True) -> JournalError:
-    """The words for an OSError met while writing the journal at `path`."""
-    then = f"then `narrator resume --journal {path}`" if resume else "then start the game again"
-    way = "resume" if resume else "restart"
+    """The words for an OSError met while opening or writing the journal at `path`: `resume` when
+    a game is under way (resume it once fixed), else the game could not start (start it again, or
+    choose another file)."""
+    p = str(path)
+    then = (_said("then_resume", f"then `narrator resume --journal {p}`", path=p) if resume
+            else _said("then_restart", "then start the game again"))
+    elsewhere = _said("then_elsewhere", "or choose a journal on another disk (`narrator play --journal F`)")
+    other_file = _said("then_other_file", "or choose another journal file (`narrator play --journal F`)")
     code = exc.errno
     if code in (errno.ENOSPC, errno.EDQUOT):
-        return JournalError(path, "the disk is full", f"free some space, {then}", "disk_full", "free_space", way)
-    elsewhere = "or choose a journal on another disk (`narrator play --journal F`)"
+        return JournalError(path, _said("disk_full", "the disk is full"), _said("free_space", f"free some space, {then}", then=then))
     if code == errno.EROFS:
+        full = _said("read_only", "the disk is read-only")
         if not resume:
-            return JournalError(path, "the disk is read-only", f"make it writable, {elsewhere}", "read_only", "make_writable",
-                                "elsewhere")
-        return JournalError(path, "the disk is read-only", f"make it writable (or copy {path} to a writable disk), {then}",
-                            "read_only", "make_writable_copy", way)
+            return JournalError(path, full, _said("make_writable", f"make it writable, {elsewhere}", then=elsewhere))
+        return JournalError(path, full, _said("make_writable_copy", f"make it writable, {then}; or copy {p} to a writable disk, "
+                                              "then `narrator resume --journal <the copy>`", path=p, then=then))
+    if code in (errno.EEXIST, errno.ENOTDIR) and (folder := _in_the_way(path)) is not None:
+        # a file where the journal's folder should be: naming it is the whole fix
+        f = str(folder)
+        return JournalError(path, _said("folder_is_file", f"{f} is a file, not a folder", folder=f),
+                            _said("move_file", f"move or rename that file, {other_file}", then=other_file))
+    if code == errno.EISDIR:
+        return JournalError(path, _said("is_folder", "this is a folder, not a file"),
+                            _said("name_a_file", "name a file inside it (`narrator play --journal FOLDER/game.jsonl`)"))
     if code in (errno.EACCES, errno.EPERM):
-        return JournalError(path, f"no permission to write {path}", f"fix its permissions, {then}", "no_permission",
-                            "fix_permissions", way)
+        # a new journal is refused by its folder, an existing one by its own permissions
+        d = str(path.parent)
+        reason = (_said("no_permission", "no permission to write this file") if path.exists()
+                  else _said("no_permission_folder", f"no permission to write in {d}", folder=d))
+        return JournalError(path, reason, _said("fix_permissions", f"fix the permissions, {then if resume else other_file}",
+                                                then=then if resume else other_file))
     if code == errno.EIO:
+        failed = _said("disk_failed", "the disk failed (input/output error)")
         if not resume:
-            return JournalError(path, "the disk failed (input/output error)", f"check the disk, {elsewhere}", "disk_failed",
-                                "disk_check", "elsewhere")
-        return JournalError(path, "the disk failed (input/output error)",
-                            f"check the disk; copy {path} to a good disk, then `narrator resume --journal <the copy>`",
-                            "disk_failed", "disk_check_copy")
-    return JournalError(path, f"the journal cannot be written ({exc.strerror or exc})", f"fix that, {then}", "cannot_write",
-                        "fix_that", way, error=str(exc.strerror or exc))
+            return JournalError(path, failed, _said("disk_check", f"check the disk, {elsewhere}", then=elsewhere))
+        return JournalError(path, failed, _said("disk_check_copy", f"check the disk; copy {p} to a good disk, then "
+                                                "`narrator resume --journal <the copy>`", path=p))
+    error = exc.strerror or str(exc)
+    return JournalError(path, _said("cannot_write", f"the journal cannot be written ({error})", error=error),
+                        _said("fix_that", f"fix that, {then}", then=then))
 
 
 class JournalLocked(JournalError):
     def __init__(self, path: Path, pid: int | None):
-        who = f"process {pid}" if pid else "another process"
-        super().__init__(path, f"this game is being played in another window ({who})",
-                         f"continue it there, or end that {'process (kill ' + str(pid) + ')' if pid else 'process'} first",
-                         "locked_pid" if pid else "locked", "end_that_pid" if pid else "end_that", pid=pid)
+        if pid:
+            super().__init__(path, _said("locked_pid", f"this game is being played in another window (process {pid})", pid=pid),
+                             _said("end_that_pid", f"continue it there, or end that process (kill {pid}) first", pid=pid))
+        else:
+            super().__init__(path, _said("locked", "this game is being played in another window (another process)"),
+                             _said("end_that", "continue it there, or end that process first"))
         self.pid = pid
 
 
@@ -203,7 +241,7 @@ class Journal:
         self.failed: JournalError | None = None
 
     @classmethod
-    def create(cls, path: Path, config_path: str, config_text: str, mode: dict) -> "Journal":
+    def create(cls, path: Path, config_path: str, config_text: str, mode: dict, config_dir: str | None = None) -> "Journal":
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # the journal holds the secret deal: readable by its owner only
@@ -211,7 +249,14 @@ class Journal:
         except OSError as exc:
             raise io_error(path, exc, resume=False) from None
         j = cls(path, fd)
-        j._write({"journal": FORMAT, "config_path": config_path, "config_text": config_text, "mode": mode, "started": time.time()})
+        # nothing of the game is in the file until its header is: a header that cannot be written
+        # leaves nothing to resume, so the way on is to start again (or elsewhere)
+        header = {"journal": FORMAT, "config_path": config_path, "config_text": config_text, "mode": mode, "started": time.time()}
+        if config_dir is not None:
+            # the config's relative paths (its models, its club record) were taken from its folder:
+            # a resume started from anywhere takes them from there too, and finds the same files
+            header["config_dir"] = config_dir
+        j._write(header, resume=False)
         return j
 
     @classmethod
@@ -244,12 +289,12 @@ class Journal:
     def finish(self, winner: str | None) -> None:
         self._write({"t": round(time.time(), 3), "end": winner})
 
-    def _write(self, obj: dict) -> None:
+    def _write(self, obj: dict, resume: bool = True) -> None:
         if self.failed is not None:
             raise self.failed
         if self._fd is None:
-            raise JournalError(self.path, "the journal is closed", "resume the game with `narrator resume`", "closed",
-                               "resume_it")
+            raise JournalError(self.path, _said("closed", "the journal is closed"),
+                               _said("resume_it", "resume the game with `narrator resume`"))
         data = (json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8")
         fd = self._fd
         start = None
@@ -262,7 +307,7 @@ class Journal:
                 view = view[n:]
             os.fsync(fd)
         except OSError as exc:
-            self.failed = io_error(self.path, exc)
+            self.failed = io_error(self.path, exc, resume)
             # best effort: take back what part of the line reached the file, so a resume sees
             # the journal exactly as it was before this event (it was never applied)
             if start is not None:
@@ -412,7 +457,8 @@ def _header(path: Path, line: bytes) -> dict:
                                           found=found, format=str(FORMAT)))
     if not isinstance(header.get("config_text"), str):
         raise DamagedJournal(path, 1, why("no_config", "the header lacks the game's config (config_text)"))
-    if not isinstance(header.get("config_path", ""), str) or not isinstance(header.get("mode", {}), dict):
+    if (not isinstance(header.get("config_path", ""), str) or not isinstance(header.get("mode", {}), dict)
+            or not isinstance(header.get("config_dir", ""), str)):
         raise DamagedJournal(path, 1, why("header", "the header is damaged (config_path or mode)"))
     header.setdefault("config_path", str(path))
     header.setdefault("mode", {})

@@ -1,6 +1,6 @@
 """A message for whoever reads the screen, said in the table's language where it is printed.
 
-A refused typed line, a damaged journal and a config error each carry the same three things:
+A refused typed line, a damaged journal, a journal that cannot be written and a config error each carry the same three things:
 the message in English (for logs and tests), the name of the same message in a voice file's
 printed section, and its words. One type holds them so that every such message is told the same
 way: in the table's language when its voice has the line, in English otherwise.
@@ -29,4 +29,7 @@ class Worded:
         line); `words` stand in for the message's own where the caller had to word them first."""
         if not self.is_said_in(voice):
             return self.english
-        return voice.printed(self.section, self.name, self.words if words is None else words)
+        words = self.words if words is None else words
+        # a message may hold another one (the journal's "then resume it"): said in the same language
+        words = {k: v.said(voice) if isinstance(v, Worded) else v for k, v in words.items()}
+        return voice.printed(self.section, self.name, words)

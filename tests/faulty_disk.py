@@ -1,4 +1,5 @@
-"""Run the `narrator` command on a disk that fails: `python tests/faulty_disk.py ERRNO AFTER -- play …`.
+"""Run the `narrator` command on a disk that fails: `python tests/faulty_disk.py ERRNO AFTER -- play …`
+(AFTER = `open`: the journal cannot even be opened).
 
 The journal's first AFTER line writes succeed; the next one writes half its bytes (a disk that
 fills up mid-line does that) and every write after it fails with ERRNO (ENOSPC, EROFS, EIO), as
@@ -14,6 +15,19 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def refuse_open(code: int) -> None:
+    """A journal that cannot even be opened (a folder this user may not write in, as root never
+    sees it): every open of a *.jsonl file that would write or create it fails with `code`."""
+    real_open = os.open
+
+    def opened(path, flags, *args, **kwargs):
+        if str(path).endswith(".jsonl") and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(code, os.strerror(code), str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    os.open = opened
 
 
 def install(code: int, after: int) -> None:
@@ -48,9 +62,11 @@ def install(code: int, after: int) -> None:
 
 if __name__ == "__main__":
     code = getattr(errno, sys.argv[1])
-    after = int(sys.argv[2])
     assert sys.argv[3] == "--"
-    install(code, after)
+    if sys.argv[2] == "open":
+        refuse_open(code)
+    else:
+        install(code, int(sys.argv[2]))
     from narrator.cli import main
 
     sys.exit(main(sys.argv[4:]))

@@ -132,7 +132,7 @@ def test_a_full_disk_stops_a_russian_game_in_russian_and_says_how_to_go_on(tmp_p
                         "--journal", str(journal), "--no-reveal"], input="timeout\n" * 8, capture_output=True, text=True,
                        cwd=ROOT, timeout=60, env={**os.environ, "HOME": str(tmp_path), "COLUMNS": "2000", "PYTHONPATH": str(ROOT)})
     assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
-    assert f"игра остановлена: диск заполнен — освободите место, затем `narrator resume --journal {journal}`" in r.stderr
+    assert f"игра остановлена: {journal}: диск заполнен — освободите место, затем `narrator resume --journal {journal}`" in r.stderr
     assert "положение в игре:\nфаза: " in r.stderr
     assert "the game stopped" not in r.stderr and "disk is full" not in r.stderr
 

@@ -71,7 +71,8 @@ def test_a_failing_disk_stops_the_game_with_the_reason_and_resume_gives_the_game
                tmp_path, "\n".join(lines) + "\n")
     assert play.returncode == 3, play.stderr
     assert "Traceback" not in play.stderr + play.stdout
-    assert f"the game stopped: {REASONS[code]}" in play.stderr and "narrator resume" in play.stderr
+    # the file, why, and the command that goes on
+    assert f"the game stopped: {journal}: {REASONS[code]}" in play.stderr and "narrator resume" in play.stderr
     # the table hears it too, through the normal outputs
     assert load_voice("en").render("journal_failed", {}) in play.stdout
 
@@ -101,7 +102,7 @@ def test_a_journal_that_cannot_be_created_is_named_with_what_to_do(tmp_path):
     r = run([str(FAULTY), "EROFS", "0", "--", "play", "--config", str(cfg), "--journal", str(locked / "game.jsonl"),
              "--no-reveal"], tmp_path, "")
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert "the game cannot start: the disk is read-only" in r.stderr
+    assert f"the game cannot start: {locked / 'game.jsonl'}: the disk is read-only" in r.stderr
 
 
 def _tmpfs(size: str) -> Path | None:
@@ -148,7 +149,7 @@ def test_a_really_full_disk_mid_game_stops_it_and_resume_loses_nothing(tmp_path)
         out, err = play.communicate("\n".join(lines[cut:]) + "\n", timeout=60)
         assert play.returncode == 3, err
         assert "Traceback" not in err + out
-        assert "the game stopped: the disk is full" in err and "free some space" in err
+        assert f"the game stopped: {journal}: the disk is full" in err and "free some space" in err
         assert narration(out) == narration_of_journal(journal)
         contents = read(journal)
         assert not contents.torn and cut + 1 <= len(contents.events) < len(lines) + 1

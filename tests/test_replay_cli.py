@@ -103,14 +103,15 @@ def test_simulate_refuses_an_unknown_variant():
 
 def test_a_table_without_a_speech_model_is_told_so_in_its_own_language(tmp_path):
     # issue 5: no Hungarian speech model exists; the narrator still speaks Hungarian and says that
-    # nominations are typed at the console (the host screen has them too when phones are on)
+    # accusations (seed 001: «vádat emel», a hungariq table nominates nobody) are typed at the console
+    # (the host screen has them too when phones are on)
     env = {**__import__("os").environ, "HOME": str(tmp_path)}
     r = subprocess.run([sys.executable, "-m", "narrator.cli", "play", "--config", "examples/hungariq-hu.toml",
                         "--no-reveal", "--journal", str(tmp_path / "j.jsonl")],
                        input="quit\n", capture_output=True, text=True, cwd=ROOT, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
     text = " ".join(r.stdout.split())
-    assert "Ezen a gépen nem értem a magyar beszédet: a jelöléseket a konzolon kell begépelni." in text
+    assert "Ezen a gépen nem értem a magyar beszédet: a vádakat a konzolon kell begépelni." in text
     assert text.index("Üdvözlök") < text.index("Ezen a gépen")
 
 

@@ -1,0 +1,134 @@
+"""What a table is told when its journal cannot be written or opened: the file, why, and what to
+do — in the table's language, never a traceback. A full disk, a read-only disk or folder, a folder
+of the journal's path that is a file, a journal path that is a folder (`narrator play` in a real
+process; the failing disk itself is in test_journal_faults.py)."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from narrator.journal import JournalLocked, io_error
+from narrator.language import LANGUAGES, load_voice
+from narrator.worded import Worded
+from test_journal_faults import FAULTY, run
+
+CODES = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EISDIR, errno.EEXIST,
+         errno.ENOTDIR, errno.EBADF)
+
+
+def every_error(tmp_path: Path):
+    in_the_way = tmp_path / "club"
+    in_the_way.write_text("not a folder")
+    for code in CODES:
+        for resume in (True, False):
+            path = in_the_way / "games" / "x.jsonl" if code in (errno.EEXIST, errno.ENOTDIR) else tmp_path / "x.jsonl"
+            yield io_error(path, OSError(code, os.strerror(code)), resume)
+    yield JournalLocked(tmp_path / "x.jsonl", 4711)
+    yield JournalLocked(tmp_path / "x.jsonl", None)
+
+
+def parts(w: Worded):
+    yield w
+    for v in w.words.values():
+        if isinstance(v, Worded):
+            yield from parts(v)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_journal_error_names_the_file_and_is_said_in_the_tables_language(lang, tmp_path):
+    voice = load_voice(lang)
+    for exc in every_error(tmp_path):
+        for w in (*parts(exc.why), *parts(exc.what_to_do)):
+            assert w.is_said_in(voice), (lang, w.name)
+        said = exc.said(voice)
+        assert said.startswith(f"{exc.path}: ") and " — " in said and "{" not in said
+        if lang != "en":
+            assert said != exc.said(None), said          # not English at a table that speaks another language
+
+
+def test_the_way_on_after_a_full_disk_depends_on_whether_the_game_had_begun(tmp_path):
+    full = OSError(errno.ENOSPC, "No space left on device")
+    assert str(io_error(tmp_path / "g.jsonl", full).what_to_do) == f"free some space, then `narrator resume --journal {tmp_path / 'g.jsonl'}`"
+    # nothing of a game that could not start is in the file: start it again, no resume of nothing
+    assert str(io_error(tmp_path / "g.jsonl", full, resume=False).what_to_do) == "free some space, then start the game again"
+
+
+HU = 'variant = "hungariq"\nlanguage = "hu"\n'
+DE = 'variant = "grundregeln"\nlanguage = "de"\n'
+SV = 'variant = "sverige"\nlanguage = "sv"\n'
+RU = 'variant = "classic"\nlanguage = "ru"\n'
+
+
+def play(tmp_path: Path, config: str, *extra: str, faulty: tuple[str, ...] = ()):
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(config, encoding="utf-8")
+    argv = [str(FAULTY), *faulty, "--"] if faulty else ["-m", "narrator.cli"]
+    r = run([*argv, "play", "--config", str(cfg), "--voice", "text", "--no-reveal", *extra], tmp_path, "quit\n")
+    assert "Traceback" not in r.stderr + r.stdout
+    return r
+
+
+def test_a_journal_folder_that_is_a_file_is_named_with_what_to_do_in_hungarian(tmp_path):
+    club = tmp_path / "klub"
+    club.write_text("a club's notes, not a folder")
+    journal = club / "jatek.jsonl"
+    r = play(tmp_path, HU, "--journal", str(journal))
+    assert r.returncode == 2
+    assert (f"a játék nem tud elindulni: {journal}: {club}: ez fájl, nem mappa — helyezd át vagy nevezd át azt a fájlt, "
+            "vagy válassz másik naplófájlt") in r.stderr
+    assert club.read_text() == "a club's notes, not a folder"      # the file in the way is left as it was
+
+
+def test_a_games_folder_that_is_a_file_is_named_in_german(tmp_path):
+    # the default place of every game's journal: ~/.local/state/narrator/games (XDG_STATE_HOME)
+    games = Path(os.environ["XDG_STATE_HOME"]) / "narrator" / "games"  # set for every test by conftest.py
+    games.parent.mkdir(parents=True, exist_ok=True)
+    games.write_text("")
+    r = play(tmp_path, DE, "--new")
+    assert r.returncode == 2
+    assert f"das Spiel kann nicht beginnen: {games}/" in r.stderr
+    assert f": {games} ist eine Datei, kein Ordner — diese Datei verschieben oder umbenennen" in r.stderr
+
+
+def test_a_journal_path_that_is_a_folder_asks_for_a_file_in_it_in_swedish(tmp_path):
+    folder = tmp_path / "spel"
+    folder.mkdir()
+    r = play(tmp_path, SV, "--journal", str(folder))
+    assert r.returncode == 2
+    assert f"spelet kan inte starta: {folder}: det här är en mapp, inte en fil — ange en fil i den" in r.stderr
+    assert list(folder.iterdir()) == []
+
+
+def test_a_folder_the_player_may_not_write_in_is_named_in_russian(tmp_path):
+    # root writes anywhere: the folder's refusal is the kernel's EACCES at the journal's open
+    journal = tmp_path / "ro" / "igra.jsonl"
+    journal.parent.mkdir()
+    r = play(tmp_path, RU, "--journal", str(journal), faulty=("EACCES", "open"))
+    assert r.returncode == 2
+    assert (f"игра не может начаться: {journal}: нет прав на запись в папку {journal.parent} — исправьте права доступа, "
+            "или выберите другой файл журнала") in r.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in any folder; the simulated refusal above covers it")
+def test_a_read_only_folder_for_real(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        r = play(tmp_path, DE, "--journal", str(folder / "spiel.jsonl"))
+    finally:
+        folder.chmod(0o755)
+    assert r.returncode == 2
+    assert f"keine Berechtigung, in {folder} zu schreiben — die Berechtigungen korrigieren" in r.stderr
+
+
+def test_a_header_that_cannot_be_written_asks_to_start_again_not_to_resume_nothing(tmp_path):
+    journal = tmp_path / "spiel.jsonl"
+    r = play(tmp_path, DE, "--journal", str(journal), faulty=("ENOSPC", "0"))
+    assert r.returncode == 2
+    assert f"das Spiel kann nicht beginnen: {journal}: die Festplatte ist voll — Platz schaffen, dann das Spiel neu beginnen" in r.stderr
+    assert "narrator resume" not in r.stderr
