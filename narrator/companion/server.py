@@ -358,7 +358,9 @@ class Companion:
             out.write(word("announce_host_remote", url=self.host_url, path=self.pin_file) + "\n")
         else:
             out.write(word("announce_host_pin_set", url=self.host_url) + "\n")
-        out.write(word("announce_ready") + "\n")
+        if self.hub.game.state == "setup":
+            # resumed past the deal, night zero does not wait for anybody's Ready any more
+            out.write(word("announce_ready") + "\n")
         out.flush()
 
 
