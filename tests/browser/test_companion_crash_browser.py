@@ -38,6 +38,7 @@ from crash_table import CrashGame, club_config, free_port
 from table_game import SHAPE_JS, own_part_out
 
 from narrator.language import load_voice
+from narrator.live import spoken_left
 
 SHOTS = Path(os.environ["NARRATOR_SHOTS"]) if os.environ.get("NARRATOR_SHOTS") else None
 
@@ -215,6 +216,239 @@ async def _classic(tmp_path: Path, ru) -> None:
             await g.ready_all()
             await g.play(crash_at, on_crash)
             assert crashed == ["vote", "last_words", "night"], crashed
+            await ended_for_the_town(g)
+        finally:
+            await g.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# hungariq, in Hungarian (seed 001): a trial cut by a crash twice, a pause in it, and the day after
+
+HU_TIMERS = ("day = 150\nsupport_vote = 10\ndebate = 60\nlast_word = 30\nexecution_vote = 10\nnight_step = 4\n"
+             "night_zero_step = 3\nname_reading = 5\n")
+
+
+class Hungariq(Game):
+    cfg_variant = "hungariq"
+
+    async def day(self, state: str, frame: dict) -> None:
+        n = self.narrator
+        alive, target = frame["alive"], self.target(frame["alive"])
+        if state == "accusations" and frame["day"] not in self.named_days and target is not None:
+            self.named_days.add(frame["day"])
+            town = min(s for s in alive if s not in self.evil)
+            n.type(f"say {town} vádolja {target}")
+            return
+        n.type("timeout")
+
+
+def clock(seconds: float) -> str:
+    s = max(0, round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def test_a_hungarian_table_keeps_its_day_clock_through_a_trial_a_pause_and_two_crashes(tmp_path):
+    need_browser()
+    asyncio.run(_hungariq(tmp_path, load_voice("hu")))
+
+
+async def _hungariq(tmp_path: Path, hu) -> None:
+    port = free_port()
+    cfg = club_config("hungariq", "hu", '1 = "inspector", 2 = "mafia", 3 = "mafia", 4 = "protected_mafia"', port,
+                      HU_TIMERS, {1: "Ann", 5: "Zsófi"})
+    done: list[str] = []
+
+    def crash_at(g, one, frame) -> bool:
+        return one["state"] == "accusations" and not done
+
+    async def phones_held(g: Hungariq, text: str) -> dict:
+        looks = await g.looks()
+        for s, a in looks.items():
+            assert text in a["info"], (s, a)
+        assert await g.host.locator("#day-held").inner_text() == text
+        return looks
+
+    async def on_crash(g: Hungariq, one, frame) -> None:
+        done.append("trial")
+        n = g.narrator
+        await asyncio.sleep(4)
+        n.type("say 5 vádolja 9")  # a citizen: the table spares him
+        await g.until_all("() => document.body.dataset.state === 'support_vote'")
+        await asyncio.sleep(0.5)
+        day_left = (await g.looks())[1]
+        # the countdown is the support vote's; the day's time stands beside it, stopped
+        held_line = next(x for x in day_left["info"].split(" · ") if "hátra" in x)
+        held = int(held_line.split("még ")[1].split(" ")[0].split(":")[0]) * 60 + int(held_line.split(":")[1][:2])
+        assert 140 <= held <= 147, held_line
+        text = hu.phone["day_held"].format(time=clock(held))
+        await phones_held(g, text)
+        await g.host.screenshot(path=str(SHOTS / "hungariq-support-host.png")) if SHOTS else None
+        # half the table's hands are up when the machine dies
+        voters = [1, 2, 3, 5, 6]
+        await asyncio.gather(*(g.tap(s, "yes") for s in voters))
+        n = await g.resume_after_kill()
+        await g.host.wait_for_function("() => document.getElementById('day-held').innerText !== ''", timeout=20_000)
+        after = await phones_held(g, text)  # the day still has what it had when the accusation came
+        await shot_all(g, "support-resumed", (1, 4))
+        for s, a in after.items():
+            assert a["state"] == "support_vote", (s, a)
+            assert a["chosen"] == (["yes"] if s in voters else []), (s, a)
+            assert a["result"] == (hu.render("companion_vote_taken", {}) if s in voters else ""), (s, a)
+        await check_same_frames(g)
+        await asyncio.gather(*(g.tap(s, "yes") for s in g.pages if s not in voters))
+        await g.until_all("() => document.body.dataset.state === 'debate'")
+        # a pause in the trial: both countdowns stand, the day's still beside the trial's
+        n.type("pause")
+        await g.until_all("() => document.body.dataset.paused === '1'")
+        paused = await phones_held(g, text)
+        assert "szünet" in (await g.text(1)).lower()
+        await asyncio.sleep(1.5)
+        assert (await g.looks())[1]["left"] == paused[1]["left"]
+        await g.host.screenshot(path=str(SHOTS / "hungariq-paused-host.png")) if SHOTS else None
+        n.type("resume")
+        await g.until_all("() => document.body.dataset.paused === ''")
+        await asyncio.sleep(2)
+        before = await g.looks()
+        n = await g.resume_after_kill()
+        after = await phones_held(g, text)
+        await shot_all(g, "debate-resumed", (1, 9))
+        await g.host.screenshot(path=str(SHOTS / "hungariq-debate-resumed-host.png")) if SHOTS else None
+        for s, a in after.items():
+            assert a["state"] == "debate" and a["left"] <= before[s]["left"] + 6, (s, a, before[s])
+        lines = said(resumed_part(n))
+        assert lines[0] == hu.render("resuming", {}) and len(lines) == 2, lines
+        n.type("timeout")
+        await g.until_all("() => document.body.dataset.state === 'accused_last_word'")
+        n.type("timeout")
+        await g.until_all("() => document.body.dataset.state === 'execution_vote'")
+        await asyncio.gather(*(g.tap(s, "no") for s in g.pages))
+        await g.until_all("() => document.body.dataset.state === 'accusations'")
+        await asyncio.sleep(0.5)
+        # the day goes on with what it had: said, and on every phone's and the host's countdown
+        going = await g.looks()
+        for s, a in going.items():
+            assert held - 3 <= a["left"] <= held, (s, a, held)
+            assert "hátra; áll" not in a["info"], (s, a)
+        assert hu.render("day_time_left", {"time": spoken_left(held)}) in said(n.text), said(n.text)
+        assert await g.host.locator("#day-held").inner_text() == ""
+        host_left = int(await g.host.evaluate("() => document.body.dataset.left"))
+        assert held - 3 <= host_left <= held, host_left
+        # and a crash now keeps it too: never more than it had
+        await asyncio.sleep(2)
+        before = await g.looks()
+        n = await g.resume_after_kill()
+        after = await g.looks()
+        await shot_all(g, "day-resumed", (1, 4))
+        for s, a in after.items():
+            assert a["state"] == "accusations" and a["left"] <= min(held, before[s]["left"] + 6), (s, a, before[s])
+            assert a["left"] >= before[s]["left"] - 5, (s, a, before[s])
+
+    async with launched() as browser:
+        g = Hungariq(tmp_path, browser, cfg, port, evil={2, 3, 4}, words=hu)
+        try:
+            await g.start()
+            g.host = await (await browser.new_context(viewport={"width": 800, "height": 900})).new_page()
+            await g.host.goto(f"http://127.0.0.1:{port}/host")
+            await g.ready_all()
+            await g.play(crash_at, on_crash)
+            assert done == ["trial"]
+            await ended_for_the_town(g)
+        finally:
+            await g.host.context.close()
+            await g.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# sverige, in Swedish (seed 000): a hand vote cut in half, the sheriff's check cut by a crash
+
+SV_TIMERS = ("first_day = 60\nday = 60\nextension_offer = 3\nlast_call = 2\nnominee_speech = 15\nhand_vote = 20\n"
+             "night_step = 6\nnight_zero_step = 3\n")
+
+
+class Sverige(Game):
+    cfg_variant = "sverige"
+
+    async def day(self, state: str, frame: dict) -> None:
+        n = self.narrator
+        alive, target = frame["alive"], self.target(frame["alive"])
+        if state == "discussion" and frame["day"] not in self.named_days and target is not None:
+            self.named_days.add(frame["day"])
+            town = min(s for s in alive if s not in self.evil)
+            n.type(f"say {town} nominerar {target}")
+            await asyncio.sleep(0.3)
+        n.type("timeout")
+
+    async def vote(self, frame: dict, seats=None) -> None:
+        epoch = (await self.looks())[1]["epoch"]
+        await super().vote(frame, seats)
+        await asyncio.sleep(0.3)
+        if (await self.looks())[1]["epoch"] == epoch:
+            self.narrator.type("timeout")  # the mafia keep their hands down: the call is over
+
+
+def test_a_swedish_table_survives_kill_9_in_a_hand_vote_and_in_the_sheriffs_check(tmp_path):
+    need_browser()
+    asyncio.run(_sverige(tmp_path, load_voice("sv")))
+
+
+async def _sverige(tmp_path: Path, sv) -> None:
+    port = free_port()
+    cfg = club_config("sverige", "sv", '1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff"', port, SV_TIMERS,
+                      {3: "Åsa-Maria Lindqvist-Bergström", 8: "Jörg"})
+    done: list[str] = []
+
+    def crash_at(g, one, frame) -> bool:
+        if one["state"] == "hand_vote" and "vote" not in done:
+            return True
+        return one["state"] == "night" and one["step"] == "sheriff_team" and "check" not in done
+
+    async def on_crash(g: Sverige, one, frame) -> None:
+        if one["state"] == "hand_vote":
+            done.append("vote")
+            target = frame["choices"][0]
+            assert target == g.target(frame["alive"])
+            voters = [3, 4, 5]
+            await asyncio.gather(*(g.tap(s, str(target)) for s in voters))
+            before = await g.looks()
+            n = await g.resume_after_kill()
+            after = await g.looks()
+            await shot_all(g, "hand-vote-resumed", (3, 6))
+            for s, a in after.items():
+                assert a["state"] == "hand_vote" and a["buttons"] == [str(target)], (s, a)
+                assert a["chosen"] == ([str(target)] if s in voters else []), (s, a)
+                assert a["result"] == (sv.render("companion_vote_taken", {}) if s in voters else ""), (s, a)
+                assert a["left"] <= before[s]["left"] + 6, (s, a, before[s])
+            lines = said(resumed_part(n))
+            assert lines[0] == sv.render("resuming", {}) and len(lines) == 2, lines
+            await check_same_frames(g)
+            await g.vote(frame, [s for s in frame["alive"] if s not in voters])
+        else:
+            done.append("check")
+            await g.night_taps(frame)
+            sheriff = (await g.looks())[4]["result"]
+            assert sheriff and "valt" not in sheriff, sheriff  # his answer: the team of the seat he tapped
+            n = await g.resume_after_kill()
+            after = await g.looks()
+            await shot_all(g, "check-resumed", (4, 6))
+            shape = await shapes(g)
+            for s, a in after.items():
+                assert a["state"] == "night" and a["step"] == "sheriff_team", (s, a)
+                assert a["result"] == "" and a["chosen"] == [] and shape[s] == shape[1], (s, a)
+            lines = said(resumed_part(n))
+            assert lines[0] == sv.render("resuming", {}) and not any("🔒" in x for x in lines), lines
+            await check_same_frames(g)
+            # a check is final: tapped again, the sheriff reads his answer, then that it was his one
+            again = await g.tap(4, frame["choices"][0])
+            assert again.splitlines()[0] == sheriff and sv.render("reject_already_checked", {}) in again, again
+            await g.shot(4, "sverige-check-again", SHOTS)
+
+    async with launched() as browser:
+        g = Sverige(tmp_path, browser, cfg, port, evil={1, 2}, words=sv)
+        try:
+            await g.start()
+            await g.ready_all()
+            await g.play(crash_at, on_crash)
+            assert done == ["vote", "check"], done
             await ended_for_the_town(g)
         finally:
             await g.close()
