@@ -23,6 +23,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -167,7 +168,11 @@ class Hub:
         for t in getattr(live, "told_tonight", ()):  # a resumed night: each phone gets its own line back
             self.notes[t.seat] = {"t": "note", "ok": True, "text": self.named(t.line, t.args, live.voice.render(t.line, t.args))}
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
-        self.epoch = 0  # counts phases/steps: a tap names the epoch it was made in
+        # counts phases/steps: a tap names the epoch it was made in. It starts from the clock (a
+        # tenth of a second), not 0: a game resumed after a crash must not name a screen as the
+        # phones' last one before it did — a page that thinks it is on the same screen keeps that
+        # screen's buttons and answer, and a tap made before the crash would count on the new one
+        self.epoch = int(time.time() * 10)
         self._resuming = False
         self.caption = ""
         # the narrator's words of one moment (every line one input or timer made him say): the

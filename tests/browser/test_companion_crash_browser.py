@@ -310,6 +310,10 @@ async def _hungariq(tmp_path: Path, hu) -> None:
         await asyncio.sleep(2)
         before = await g.looks()
         n = await g.resume_after_kill()
+        # the host screen came back by itself too, to the resumed game
+        resuming = hu.render("resuming", {})
+        await g.host.wait_for_function(f"() => document.getElementById('caption').innerText.startsWith({json.dumps(resuming)})",
+                                       timeout=20_000)
         after = await phones_held(g, text)
         await shot_all(g, "debate-resumed", (1, 9))
         await g.host.screenshot(path=str(SHOTS / "hungariq-debate-resumed-host.png")) if SHOTS else None
@@ -450,5 +454,54 @@ async def _sverige(tmp_path: Path, sv) -> None:
             await g.play(crash_at, on_crash)
             assert done == ["vote", "check"], done
             await ended_for_the_town(g)
+        finally:
+            await g.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# a crash while the players look at their roles
+
+def test_a_crash_while_the_phones_show_the_roles_keeps_the_deal(tmp_path):
+    """The roles are dealt at random and on the phones; three players have tapped Ready when the
+    machine dies. The resumed game shows every phone the role it showed before — a new deal
+    behind the players' backs would leave a player who had looked playing a role he no longer
+    has — and asks Ready again; night zero starts when all are ready, and a crash in it resumes
+    night zero, not the Ready."""
+    need_browser()
+    asyncio.run(_deal(tmp_path))
+
+
+async def _deal(tmp_path: Path) -> None:
+    en = load_voice("en")
+    port = free_port()
+    cfg = club_config("classic", "en", "", port, "night_zero_step = 6\nmafia_meeting = 6\n").replace("[dealing]\nroles = {  }\n", "")
+
+    def roles(g) -> dict[int, str]:
+        return {s: next(f for f in reversed(g.frames[s]) if f.get("t") == "role").get("role") for s in g.pages}
+
+    async with launched() as browser:
+        g = Game(tmp_path, browser, cfg, port, evil=set(), words=en)
+        g.cfg_variant = "classic-random-deal"
+        try:
+            await g.start()
+            await g.until_all("() => document.querySelector('#grid button[data-choice=ready]')")
+            dealt = roles(g)
+            assert sorted(dealt.values()).count("citizen") == 6
+            for s in (1, 2, 3):
+                await g.pages[s].locator("#grid button[data-choice=ready]").click()
+            await asyncio.sleep(0.5)
+            await g.resume_after_kill()
+            await g.until_all("() => document.querySelector('#grid button[data-choice=ready]:not([disabled])')")
+            assert roles(g) == dealt  # the same role on every phone
+            await shot_all(g, "deal-resumed", (1, 4))
+            await g.ready_all()
+            await g.until_all("() => document.body.dataset.state === 'night'")
+            await asyncio.sleep(1)
+            n = await g.resume_after_kill()
+            looks = await g.looks()
+            assert all(a["state"] == "night" and a["step"] == "don_meets" for a in looks.values()), looks
+            assert roles(g) == dealt
+            assert not any(a["buttons"] == ["ready"] for a in looks.values())
+            assert said(resumed_part(n))[0] == en.render("resuming", {})
         finally:
             await g.close()
