@@ -102,7 +102,8 @@ class CrashTable:
         self.browser = browser
         self.port = port
         self.cfg = tmp / "club.toml"
-        self.cfg.write_text(config_text)
+        # the printable cards beside the game, not in /tmp: a killed process never removes them
+        self.cfg.write_text(config_text.replace("[companion]\n", f"[companion]\nseats_page = '{tmp / 'seats.html'}'\n"))
         self.journal = tmp / "game.jsonl"
         self.narrator: Narrator | None = None
         self.pages: dict[int, object] = {}
