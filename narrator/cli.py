@@ -253,7 +253,18 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
                 # each phone shows its role and asks Ready: night zero waits until every seat is
                 # ready (or the host starts it), or it would run while players still look at their role
                 deal_events, initial = initial, []
-                asyncio.get_running_loop().create_task(h.deal_when_ready(deal_events))
+                shown = journaled
+                if not journaled and live.journal is not None and any(isinstance(e, Deal) for e in deal_events):
+                    # journaled as the phones show it: a crash while the players look at their roles
+                    # resumes this deal, never another one behind their backs
+                    try:
+                        for e in deal_events:
+                            live.journal.append(e)
+                    except JournalError as exc:
+                        _journal_failed(exc, live.voice)
+                        return 2
+                    shown = True
+                asyncio.get_running_loop().create_task(h.deal_when_ready(deal_events, journaled=shown))
         except ImportError as exc:
             say_error(_words(live.voice, "companion_missing", error=str(exc)), "", "yellow")
         except OSError as exc:
@@ -405,8 +416,9 @@ def cmd_play(args) -> int:
             return cmd_resume(args)
         companion = _companion_on(args, cfg)
         reveal = cfg.dealing["mode"] in ("random", "seeded") and not companion and sys.stdin.isatty() and not args.no_reveal
-        journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal},
-                                 cfg.base)
+        # deal_shown: the phones' deal is journaled when they show it (see _run_live)
+        journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal,
+                                                            "deal_shown": companion}, cfg.base)
     except JournalError as exc:
         _journal_failed(exc, voice, "cannot_start")
         return 2
@@ -638,6 +650,13 @@ def cmd_resume(args) -> int:
         live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
         first = live.start_effects()
         console.print(Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), soft_wrap=True)
+        return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
+    if mode.get("deal_shown") and len(events) == 1 and isinstance(events[0], Deal) and left:
+        # stopped while the phones showed the roles and asked Ready: the same deal on the same
+        # phones, Ready again from every seat, and then night zero — as a new game would begin
+        live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
+        first = live.start_effects()
+        console.print(Text(live.voice.console_text("resumed", {"n": len(events), "path": str(jpath)}), style="dim"), soft_wrap=True)
         return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
     first = live.start_effects(replayed=events, timer_mark=contents.timer_mark, timer_marks=contents.timer_marks)
     initial, journaled = [], False

@@ -46,6 +46,91 @@ def snapshot(g) -> dict:
     return state
 
 
+TRIAL_STATES = {"support_vote", "debate", "accused_last_word", "execution_vote"}
+
+
+class DayClock:
+    """A day's clock that a trial holds (hungariq, seed 001), run on a virtual clock as the live
+    session runs it on the real one (`LiveSession._clocked`): the core has no clock, it only says
+    which timer is the day's (`Timer(hold=True)`) and when it goes on with what it had
+    (`resume=True`). Time passes before every input — a random part of what the running timer has
+    left, all of it for a Timeout — and the clock's invariants are checked at every timer:
+
+    - a clock goes on (resume) only where it was held, never from nothing (it would start full);
+    - a day's clock starts from full once a day, never again the same day;
+    - the day's time never grows: what it has left only goes down, over the whole day;
+    - a trial never uses day time: while an accusation is tried the day's clock is held (the
+      running timer is the trial's), and it goes on with exactly what it had when it was held;
+    - the accusations run on the day's clock (the endgame of three has none), and a night forgets it.
+
+    It draws on its own random stream, so a game is the same game with or without it."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.running: tuple[str, float] | None = None  # the running timer: name, seconds left
+        self.clock: str | None = None  # the name of the running or held clock
+        self.held: float | None = None  # what the held clock had when the trial began
+        self.left: float | None = None  # the day's time left, as last known
+        self.started_day: int | None = None  # the day whose clock started from full
+
+    def passes(self, ev) -> None:
+        """Time passes until `ev` comes: a Timeout comes when the running timer has run out."""
+        if self.running is None:
+            return
+        name, left = self.running
+        used = left if isinstance(ev, Timeout) else left * self.rng.random() * 0.2
+        self.running = (name, left - used)
+        if name == self.clock:
+            self.left = left - used
+
+    def timers(self, g, effects: list, violations: list[str]) -> None:
+        for e in effects:
+            if isinstance(e, Record) and e.entry.get("type") == "phase" and e.entry.get("phase") == "night":
+                self.clock = self.held = self.left = None  # the night forgets the day
+            if isinstance(e, Timer):
+                self._timer(g, e, violations)
+        self._state(g, violations)
+
+    def _timer(self, g, t: Timer, violations: list[str]) -> None:
+        running = self.running
+        if self.clock is not None and running is not None and running[0] == self.clock and t.name != self.clock:
+            if t.name:
+                self.held = running[1]  # a trial's timer takes over: the day's clock stops
+            else:
+                self.clock = self.held = self.left = None  # no timer at all: the day is over
+        if t.resume:
+            if self.held is None or t.name != self.clock:
+                violations.append(f"day {g.day}: the clock {t.name} goes on, but none was held: it would start full")
+                self.running = (t.name, float(t.seconds))
+                return
+            if self.left is not None and self.held > self.left + 1e-9:
+                violations.append(f"day {g.day}: the day's time grew in a trial: {self.left} -> {self.held}")
+            self.running, self.left, self.held = (t.name, self.held), self.held, None
+            return
+        if t.hold and t.name:
+            if self.started_day == g.day:
+                violations.append(f"day {g.day}: the day's clock started from full again the same day")
+            self.started_day = g.day
+            self.clock, self.held, self.left = t.name, None, float(t.seconds)
+            self.running = (t.name, float(t.seconds))
+            return
+        if t.name is not None and t.name == self.clock:
+            violations.append(f"day {g.day}: the day's clock {t.name} restarted without hold or resume")
+        self.running = (t.name, float(t.seconds)) if t.name else None
+
+    def _state(self, g, violations: list[str]) -> None:
+        if g.variant.day != "hungariq" or g.state in ("over", "night"):
+            return
+        running = self.running[0] if self.running else None
+        if g.state in TRIAL_STATES and self.clock is not None:
+            if running == self.clock:
+                violations.append(f"day {g.day}: the trial ({g.state}) runs on the day's time")
+            if self.held is None:
+                violations.append(f"day {g.day}: a trial ({g.state}) with the day's clock running, not held")
+        if g.state == "accusations" and not g.endgame() and (self.clock is None or running != self.clock):
+            violations.append(f"day {g.day}: the accusations run without the day's clock ({running})")
+
+
 SPEECH_STATES = {"speeches", "tie_speeches", "last_words", "nominee_speeches", "accused_last_word", "defences", "debate"}
 TAP_VOTES = {"voting", "revote", "pointing", "runoff", "final_vote"}
 YES_NO = {"all_leave_vote", "support_vote", "execution_vote"}
@@ -210,13 +295,20 @@ class RandomPlayer:
 
 
 def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, seats: int, check_replay: bool,
-             violations: list[str], role_overrides: dict | None = None, skill: float = 0.0, sink=None):
+             violations: list[str], role_overrides: dict | None = None, skill: float = 0.0, sink=None,
+             clock: DayClock | None = None):
     counts = variant.roles_for(seats, role_overrides)
     g = Game(variant, rules, timers, seats, roles=counts)
     player = RandomPlayer(rng, skill=skill)
-    protocol = entries(g.start(), None)
+    clock = clock or DayClock(random.Random(0))
+    clock.__init__(clock.rng)  # a new game: nothing of the last one's clock
+    started = g.start()
+    protocol = entries(started, None)
+    clock.timers(g, started, violations)
     roles = deal(counts, seats, rng)
-    protocol += entries(g.apply(Deal(tuple(sorted(roles.items())))), None)
+    dealt = g.apply(Deal(tuple(sorted(roles.items()))))
+    clock.timers(g, dealt, violations)
+    protocol += entries(dealt, None)
     for _ in range(MAX_EVENTS):
         if g.state == "over":
             break
@@ -231,7 +323,9 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
             continue
         ev = player.legal(g)
         alive = set(g.alive) | ({g.speaker} if g.state == "last_words" else set())
+        clock.passes(ev)
         effects = g.apply(ev)
+        clock.timers(g, effects, violations)
         for e in effects:
             if isinstance(e, Record):
                 t = e.entry["type"]
@@ -282,9 +376,10 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     days = 0
     violations: list[str] = []
     started = time.perf_counter()
+    clock = DayClock(random.Random(f"clock:{seed}"))  # its own stream: the games are the same games
     for i in range(games):
         sink = _protocol_writer(protocols, i, seed, seats, players or {}, language) if protocols else None
-        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill, sink)
+        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill, sink, clock)
         if g.winner:
             wins[g.winner] = wins.get(g.winner, 0) + 1  # the maniac wins alone
         days += g.day

@@ -23,6 +23,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -173,7 +174,12 @@ class Hub:
         for t in getattr(live, "told_tonight", ()):  # a resumed night: each phone gets its own line back
             self.notes[t.seat] = {"t": "note", "ok": True, "text": self.named(t.line, t.args, live.voice.render(t.line, t.args))}
         self.pending: dict[int, deque[Pending]] = {s: deque() for s in seats}
-        self.epoch = 0  # counts phases/steps: a tap names the epoch it was made in
+        # counts phases/steps: a tap names the epoch it was made in. It starts from the clock (a
+        # tenth of a second), not 0: a game resumed after a crash must not name a screen as the
+        # phones' last one before it did — a page that thinks it is on the same screen keeps that
+        # screen's buttons and answer, and a tap made before the crash would count on the new one
+        self.epoch = int(time.time() * 10)
+        self._resuming = False
         self.caption = ""
         # the narrator's words of one moment (every line one input or timer made him say): the
         # phones' caption. Only the last line of a dawn lost the news — "Spelare 10 lämnar oss.",
@@ -301,6 +307,7 @@ class Hub:
             if ask not in (None, "seat", "yes_no", "ready", "extension") else None,
             "caption": self.caption,
             "timer": self._remaining() if remaining is None else remaining,
+            "day_held": self.day_held(),
             "paused": bool(self.live.paused),
             "winner": view.get("winner"),
             "outcome": self._outcome(seat, view),
@@ -413,6 +420,17 @@ class Hub:
             return 0
         left = self.live.timer_remaining()
         return round(left, 1) if left is not None else 0
+
+    def day_held(self) -> str | None:
+        """hungariq's day clock while an accusation is tried (seed 001): the countdown is the
+        trial's, and what is left of the day stands beside it, stopped — the table sees that the
+        trial eats none of it. Worded here, the same on every phone and the host screen."""
+        held = self.live.held_remaining() if hasattr(self.live, "held_remaining") else None
+        if held is None or self.game.state in ("night", "setup", "over"):
+            return None
+        left = max(0, round(held))
+        clock = f"{left // 60}:{left % 60:02d}" if left >= 60 else self.word("seconds", n=left)
+        return self.word("day_held", time=clock)
 
     def _may_tap(self, seat: int) -> bool:
         g = self.game
@@ -591,6 +609,7 @@ class Hub:
             "caption": self.caption,
             "timer": self.timer_name,
             "remaining": round(remaining, 1) if remaining is not None and self.timer_name else None,
+            "day_held": self.day_held(),
             "paused": bool(self.live.paused),
             "phones": sorted(s for s, c in self.phones.items() if not c.closed),
             "ready": sorted(self.ready) if self.dealt is not None and g.state == "setup" else None,
@@ -634,6 +653,8 @@ class Hub:
     # ------------------------------------------------------------------ output side (loop thread)
     def handle(self, effect, text: str | None) -> None:
         line = None  # a Say as the caption shows it
+        if isinstance(effect, Say) and effect.line == "resuming":
+            self._resuming = True  # the batch that opens a resumed game: up to its flush
         if isinstance(effect, Say):
             if self._caption_shown:
                 self._caption_lines, self._caption_named, self._caption_shown = [], set(), False
@@ -658,7 +679,14 @@ class Hub:
             if self.game.state == "night" and effect.line.startswith(CHECK_LINES):
                 step = self.game.step
                 self.checks[effect.seat][(self.game.night_no, step.name if step else "")] = text or ""
-            self._private_line(effect.seat, text or "", True)
+            if self._resuming and self.game.state == "night":
+                # a resumed night step starts again on every phone alike: shown unasked, the awake
+                # players' answers ("You chose 5", a check) would be the only words on the table's
+                # screens, the sleepers' cover answers being gone with the crash. It stands, as
+                # an answer of this step does: a tap again shows it (a check is final)
+                self._standing[effect.seat] = (self.epoch, text or "", (None, None))
+            else:
+                self._private_line(effect.seat, text or "", True)
         elif isinstance(effect, Reject):
             self._last_reject = (False, text or "")
             if effect.seat is None and effect.line in ("paused", "resumed"):
@@ -673,6 +701,7 @@ class Hub:
         elif isinstance(effect, Record):
             self._record(effect.entry)
         self._new_screen()
+        self._votes_cast_before()
         self._schedule_flush()
 
     def _paused_caption(self, line: str, text: str) -> None:
@@ -783,6 +812,21 @@ class Hub:
         sig = self._sig
         return sig is not None and sig[5] == "awaiting_votes" and sig[0] not in ("night", "kamikaze")
 
+    def _votes_cast_before(self) -> None:
+        """A vote this hub meets half cast (a game resumed after a crash in the middle of it): each
+        voter's phone shows the vote he made — his button marked, "your vote is in" — as before the
+        crash, not "you have already voted" over a ballot with no vote of his on it."""
+        if not self.votes_on_phones or not self._day_vote_screen():
+            return
+        text = None
+        for seat, (target, answer) in self.game.ballot_cast().items():
+            if self._voted.get(seat) == self.epoch:
+                continue
+            text = text or self._line("companion_vote_taken", "Your vote is in.")
+            self._voted[seat] = self.epoch
+            self._standing[seat] = (self.epoch, text, (target, answer))
+            self._chosen[seat] = (self.epoch, _choice(target, answer))
+
     def _vote_from_elsewhere(self, seat: int, ev: dict) -> None:
         """A day vote the console (or a voice, the keypad) took for a seat that has a phone: the
         phone shows it as its own vote that stands — "your vote is in", its button marked, and a
@@ -811,6 +855,7 @@ class Hub:
     def flush(self) -> None:
         """Send what one dispatch changed, to every phone at once."""
         self._flush_scheduled = False
+        self._resuming = False
         self._batch += 1
         self._caption_shown = True  # a line said later by itself (a notice) begins the next caption
         roles_due = self._deal_roles or (self._dirty and self._roles_epoch != self.epoch and self.game.state != "setup")

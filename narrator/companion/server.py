@@ -278,15 +278,29 @@ class Companion:
         except asyncio.TimeoutError:
             return False
 
-    async def deal_when_ready(self, events) -> None:
+    async def deal_when_ready(self, events, journaled: bool = False) -> None:
         """Show the deal on the phones, wait until every seat is ready (or the host starts), then
-        give it to the core: night zero begins."""
+        give it to the core: night zero begins. `journaled`: the deal was journaled when it was
+        shown; the start of the game is noted as every seat having seen its role, so that a resume
+        after it goes on with night zero, and one before it asks Ready again on this very deal."""
         deal = next((e for e in events if isinstance(e, Deal)), None)
         if deal is not None:
             self.hub.show_deal(None if deal.cards else dict(deal.roles), cards=deal.cards)
             await self.hub.all_ready.wait()
-        for ev in events:
-            self.hub.live.submit_event(ev, source="companion")
+        live = self.hub.live
+        if not journaled:
+            for ev in events:
+                live.submit_event(ev, source="companion")
+            return
+
+        def begin() -> None:  # on the loop, in turn with every other input
+            if live.journal is not None:
+                for seat in range(1, self.hub.config.seats + 1):
+                    live.journal.revealed(seat)
+            for ev in events:
+                live._apply(ev, journaled=True)
+
+        live.queue.put_nowait(("control", begin, "companion"))
 
     async def keep_result(self, live, console=None, limit: float | None = None, idle: float = IDLE_AFTER_GAME) -> None:
         """After the game: serve the result until the host closes it, `quit` is typed, nobody has been
@@ -358,7 +372,9 @@ class Companion:
             out.write(word("announce_host_remote", url=self.host_url, path=self.pin_file) + "\n")
         else:
             out.write(word("announce_host_pin_set", url=self.host_url) + "\n")
-        out.write(word("announce_ready") + "\n")
+        if self.hub.game.state == "setup":
+            # resumed past the deal, night zero does not wait for anybody's Ready any more
+            out.write(word("announce_ready") + "\n")
         out.flush()
 
 

@@ -59,6 +59,13 @@ class ClassicGame(BaseGame):
             return "yes_no", []
         return None
 
+    def ballot_cast(self):
+        if self.state in ("voting", "revote"):
+            return {v: (t, None) for v, t in self.votes.items()}
+        if self.state == "all_leave_vote":
+            return {v: (None, a) for v, a in self.answers.items()}
+        return {}
+
     def day_awaiting(self):
         if self.state in ("voting", "revote"):
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.votes]}

@@ -39,6 +39,11 @@ class GrundregelnGame(BaseGame):
             return "seat", list(self.candidates)
         return None
 
+    def ballot_cast(self):
+        if self.state in ("pointing", "runoff", "final_vote"):
+            return {v: (t, None) for v, t in self.votes.items()}
+        return {}
+
     def day_awaiting(self):
         if self.state in ("pointing", "runoff", "final_vote"):
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.votes]}

@@ -37,6 +37,11 @@ class HungariqGame(BaseGame):
     def vote_choices(self):
         return ("yes_no", []) if self.state in ("support_vote", "execution_vote") else None
 
+    def ballot_cast(self):
+        if self.state in ("support_vote", "execution_vote"):
+            return {v: (None, a) for v, a in self.answers.items()}
+        return {}
+
     def day_awaiting(self):
         if self.state in ("support_vote", "execution_vote"):
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.answers]}

@@ -41,6 +41,12 @@ class SverigeGame(BaseGame):
             return "seat", [self.ballot[self.ballot_index]]  # one name at a time, hands on NOW
         return None
 
+    def ballot_cast(self):
+        if self.state == "hand_vote":
+            current = self.ballot[self.ballot_index]
+            return {v: (current, None) for v in self.hands.get(current, [])}
+        return {}
+
     def day_awaiting(self):
         if self.state == "hand_vote":
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.voted]}

@@ -245,6 +245,11 @@ class BaseGame:
         """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
         return None
 
+    def ballot_cast(self) -> dict[int, tuple[int | None, bool | None]]:
+        """The votes cast so far on the open vote: voter -> (target, answer). An adapter that
+        comes back in the middle of a vote (a resumed game) shows each voter the vote he made."""
+        return {}
+
     # ------------------------------------------------------------------ driving
     def start(self) -> list[Effect]:
         self.out = []

@@ -131,7 +131,9 @@ def test_a_hungarian_table_sees_the_accused_not_nominees():
             t.live.submit_line("say a 3 vádat emel a 9 ellen")
             await until(lambda: game.public_view()["nominations"] == [9], what="the accusation")
             for page in pages.values():
-                await expect(page.get_by_test_id("day-info")).to_have_text("Vád alatt: 9")
+                # the accused, and the day's time beside the trial's, stopped while he is tried
+                await expect(page.get_by_test_id("day-info")).to_have_text(
+                    "Vád alatt: 9 · A napból még 20:00 van hátra; áll, amíg a vádról döntünk.")
                 assert "Jelölt" not in await page.evaluate("() => document.body.innerText")
             await shot(pages[1], "hu-accused")
             # the support vote recorded at the console shows on the accused's phone as his own
