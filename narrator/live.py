@@ -429,6 +429,13 @@ class LiveSession:
         finally:
             self._dispatch(effects, shared=True)
 
+    def apply_journaled(self, events: list[Event]) -> None:
+        """Events the journal holds already (the phones' deal, written as they showed it), applied
+        on the game's loop and never written again. Call it from a control (`submit_control`) so
+        it takes its turn with the other inputs."""
+        for event in events:
+            self._apply(event, journaled=True)
+
     def _apply(self, event: Event, journaled: bool = False) -> None:
         if self.journal is not None and not journaled:
             # on disk (fsynced) before it is applied: resume never loses it; when the write

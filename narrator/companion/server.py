@@ -297,10 +297,9 @@ class Companion:
             if live.journal is not None:
                 for seat in range(1, self.hub.config.seats + 1):
                     live.journal.revealed(seat)
-            for ev in events:
-                live._apply(ev, journaled=True)
+            live.apply_journaled(events)
 
-        live.queue.put_nowait(("control", begin, "companion"))
+        live.submit_control(begin)
 
     async def keep_result(self, live, console=None, limit: float | None = None, idle: float = IDLE_AFTER_GAME) -> None:
         """After the game: serve the result until the host closes it, `quit` is typed, nobody has been
