@@ -57,7 +57,7 @@ def test_a_german_club_config_with_typos_is_answered_in_german_naming_file_line_
     # not TOML at all, but the language at its top can still be read: Swedish
     ('variant = "sverige"\nlanguage = "sv"\n[timers\nday = 3\n', ["club.toml:3: (syntax): inte giltig TOML: "]),
     # not UTF-8 (a Latin-1 name), the language still readable: Hungarian
-    (b'variant = "hungariq"\nlanguage = "hu"\n[players]\n1 = "J\xf3zsef"\n', ["club.toml:4: (fájl): nem UTF-8 szöveg: a(z) 0xf3 bájt"]),
+    (b'variant = "hungariq"\nlanguage = "hu"\n[players]\n1 = "J\xf3zsef"\n', ["club.toml:4: (fájl): nem UTF-8 szöveg: a 0xf3 bájt"]),
     # a Russian table
     ('variant = "classic"\nlanguage = "ru"\n[roles]\ndon = 2\n',
      ["club.toml:4: roles.don: 0 или 1, а не 2 (seed 004 §1"]),
