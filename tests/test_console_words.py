@@ -21,7 +21,7 @@ from narrator.config import parse_config
 from narrator.console import status_text
 from narrator.journal import read
 from narrator.language import load_voice
-from test_console_table import console_game, read_until, start
+from test_console_table import console_game, read_until, start, table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -339,3 +339,33 @@ def test_a_hungarian_status_names_the_accused_not_a_nominee():
     assert live.game.state == "support_vote", live.game.state
     status = printed[printed.rindex("állapot: "):]
     assert "vádlott: 7 · " in status and "jelöltek" not in status, status
+
+
+@pytest.mark.parametrize("variant,lang,deal,fouls_word", [
+    ("classic", "ru", '1 = "sheriff", 3 = "don", 5 = "mafia", 8 = "mafia"', "фолы"),  # seed 004 §5-7: the referee's fouls
+    ("grundregeln", "de", '1 = "mafia", 2 = "mafia", 3 = "mafia"', None),  # seed 003 has no fouls
+    ("sverige", "sv", '1 = "mafia", 2 = "mafia", 3 = "mafia", 4 = "doctor", 5 = "sheriff"', None),      # seed 000 has no fouls
+    ("hungariq", "hu", '1 = "mafia", 2 = "mafia", 3 = "protected_mafia", 4 = "inspector"', None),     # seed 001 has no fouls
+])
+def test_the_status_shows_fouls_only_where_the_variant_has_them(variant, lang, deal, fouls_word):
+    """Seen at grundregeln and sverige tables: `status` said «Fouls: keine» at a table whose rules
+    have no fouls at all. Only the classic referee's table (seed 004 §5-7) counts them."""
+    cfg = f'variant = "{variant}"\nlanguage = "{lang}"\n[dealing]\nroles = {{ {deal} }}\n' \
+          '[input]\nengine = "none"\n'
+    printed, live = console_game(cfg, ["status"])
+    voice = load_voice(lang, variant)
+    status = printed[printed.rindex(voice.console_text("status_state", {"state": "", "day": "", "alive": ""}).split(":")[0]):]
+    with_fouls = voice.console["status_more"].split("{fouls}")[0].rsplit("·", 1)[1].strip()
+    if fouls_word:
+        assert f"{fouls_word}: {voice.console_text('status_no_fouls')}" in status, status
+    else:
+        assert with_fouls not in status, status
+        assert voice.console_text("status_more_without_fouls", {"nominations": voice.console_text("status_no_nominations"),
+                                                                "timer": ""}).split(" · ")[0] in status, status
+
+
+def test_a_classic_table_that_turns_fouls_off_shows_none():
+    cfg = table("en", '[rules]\nfouls = false\n')
+    printed, live = console_game(cfg, ["status"])
+    status = printed[printed.rindex("state: "):]
+    assert "fouls" not in status and "nominations: none · timer:" in status, status
