@@ -213,7 +213,7 @@ def test_the_german_status_at_night_names_no_nominee_of_the_day_and_reads_as_one
     status = printed[printed.rindex("Phase: "):]
     assert status.startswith("Phase: Nacht · Tag 1 · im Spiel: 1, 4, 5"), status
     assert "nominiert: niemand" in status, status
-    assert "wartet auf: das Opfer der Mafia (Tippen, oder timeout)" in status, status
+    assert "wartet auf: das Opfer der Mafia (Tippen oder timeout)" in status, status
 
 
 def test_a_grundregeln_game_ends_at_the_console_in_the_words_of_its_narrator_and_quit_returns(tmp_path):
