@@ -18,7 +18,7 @@ from . import __version__
 from .config import PATH_OPTIONS, Config, ConfigError, default_config, load_config, parse_config
 from . import journal as journals
 from .flow.events import Deal
-from .journal import DamagedJournal, Journal, JournalError, read
+from .journal import DamagedJournal, Journal, JournalError, read, read_error
 from .rules.variants import VARIANTS
 from .worded import Worded
 
@@ -592,7 +592,7 @@ def cmd_resume(args) -> int:
     voice = _peek_voice(jpath)
     error = _words(voice, "error")
     try:
-        held = journals.lock(jpath)  # noqa: F841 — held for the whole game
+        held = journals.lock(jpath, resume=True)  # noqa: F841 — held for the whole game
         contents = read(jpath)
     except JournalError as exc:
         say_error(exc.said(voice), error)
@@ -607,7 +607,7 @@ def cmd_resume(args) -> int:
         if contents is None:
             return 2
     except OSError as exc:
-        say_error(f"{jpath}: {exc.strerror or exc}", error)
+        say_error(read_error(jpath, exc).said(voice), error)
         return 2
     if contents.finished:
         err.print(Text(_words(voice, "already_finished", path=str(jpath))))

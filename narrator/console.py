@@ -210,8 +210,11 @@ def status_text(live) -> str:
         nominations += " " + words(live, "status_vote_cancelled")
     return "\n".join((
         words(live, "status_state", state=state_name(live), day=str(view["day"]), alive=alive),
-        words(live, "status_more", nominations=nominations,
-              fouls=", ".join(f"{s}:{n}" for s, n in view["fouls"].items()) or words(live, "status_no_fouls"), timer=timer),
+        # only a variant with fouls (classic, seed 004 §5-7) has them to show: "fouls: none" at a
+        # grundregeln or sverige table reads as if fouls were a thing there
+        words(live, "status_more", nominations=nominations, timer=timer,
+              fouls=", ".join(f"{s}:{n}" for s, n in view["fouls"].items()) or words(live, "status_no_fouls"))
+        if g.rules.get("fouls") else words(live, "status_more_without_fouls", nominations=nominations, timer=timer),
         words(live, "status_waiting", what=live.session.awaiting_text()),
     ))
 

@@ -167,6 +167,28 @@ def io_error(path: Path, exc: OSError, resume: bool = True) -> JournalError:
                         _said("fix_that", f"fix that, {then}", then=then))
 
 
+def read_error(path: Path, exc: OSError) -> JournalError:
+    """The words for an OSError met while opening the journal of a game to resume: the file is
+    there, but it cannot be read as it is (no permission, a folder, a failing disk)."""
+    p = str(path)
+    then = _said("then_resume", f"then `narrator resume --journal {p}`", path=p)
+    code = exc.errno
+    if code == errno.EISDIR or path.is_dir():
+        return JournalError(path, _said("is_folder", "this is a folder, not a file"),
+                            _said("name_a_journal", f"name a journal file inside it (`narrator resume --journal {p}/FILE.jsonl`), "
+                                  "or type only `narrator resume` for the last unfinished game", path=p))
+    if code in (errno.EACCES, errno.EPERM):
+        return JournalError(path, _said("no_permission_read", "no permission to read this file"),
+                            _said("fix_permissions", f"fix the permissions, {then}", then=then))
+    if code == errno.EIO:
+        return JournalError(path, _said("disk_failed", "the disk failed (input/output error)"),
+                            _said("disk_check_copy", f"check the disk; copy {p} to a good disk, then "
+                                  "`narrator resume --journal <the copy>`", path=p))
+    error = exc.strerror or str(exc)
+    return JournalError(path, _said("cannot_read", f"the journal cannot be read ({error})", error=error),
+                        _said("fix_that", f"fix that, {then}", then=then))
+
+
 class JournalLocked(JournalError):
     def __init__(self, path: Path, pid: int | None):
         if pid:
@@ -344,13 +366,15 @@ class Lock:
     __del__ = release
 
 
-def lock(path: Path) -> Lock:
-    """Lock the journal at `path` (created empty if missing) or raise JournalLocked naming the holder."""
+def lock(path: Path, resume: bool = False) -> Lock:
+    """Lock the journal at `path` (created empty if missing) or raise JournalLocked naming the
+    holder. `resume`: the journal of a game to go on with, so what stops it is a file that cannot
+    be read, not one that cannot be made."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o600)
     except OSError as exc:
-        raise io_error(path, exc, resume=False) from None
+        raise (read_error(path, exc) if resume and path.exists() else io_error(path, exc, resume=False)) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -59,6 +59,39 @@ def plural_category(lang: str, n: int) -> str:
 
 PLURAL_CATEGORIES = {"ru": ("one", "few", "many")}
 
+_HU_VOWELS = set("aáeéiíoóöőuúüű")
+
+
+def _hu_number_starts_with_vowel(n: int) -> bool:
+    """Whether the Hungarian reading of n opens with a vowel: egy (1), öt (5), ötven (50–59),
+    ötszáz (500–599), ezer (1000–1999), egymillió… Száz (100) and tíz (10) carry no "egy"."""
+    if n >= 1_000_000:
+        return _hu_number_starts_with_vowel(n // 1_000_000)
+    if n >= 1000:
+        return n < 2000 or _hu_number_starts_with_vowel(n // 1000)
+    if n >= 100:
+        return n >= 200 and _hu_number_starts_with_vowel(n // 100)
+    if n >= 10:
+        return n // 10 == 5
+    return n in (1, 5)
+
+
+def hu_article(value: str) -> str:
+    """The Hungarian definite article before `value` as it is read out: "az" before a vowel
+    (az 1., az 5., az 50., az ezer…, az adat), "a" before a consonant (a 2., a 10., a 20., a fájl)."""
+    text = str(value).strip().lower()
+    digits = re.match(r"\d+", text)
+    if digits:
+        return "az" if _hu_number_starts_with_vowel(int(digits.group())) else "a"
+    first = next((c for c in text if c.isalpha()), "")
+    return "az" if first in _HU_VOWELS else "a"
+
+
+# {seat_article} in a template is the article the value of {seat} takes in that language; only
+# languages whose article changes with the word after it have one
+ARTICLES = {"hu": hu_article}
+ARTICLE_SUFFIX = "_article"
+
 
 def plural_categories(lang: str) -> tuple[str, ...]:
     return PLURAL_CATEGORIES.get(lang, ("one", "other"))
@@ -214,7 +247,8 @@ class Voice:
         args = args or {}
         template = self._form(template, args)
         # a typed line or a path is never read as a reference to another line ("@welcome")
-        return template.format(**{k: v if isinstance(v, str) else self._format_value(v) for k, v in args.items()})
+        values = {k: v if isinstance(v, str) else self._format_value(v) for k, v in args.items()}
+        return template.format(**self._with_articles(template, values))
 
     def _form(self, template: str | dict[str, str], args: dict) -> str:
         """The template itself, or of its plural forms the one `args["n"]` takes in this language."""
@@ -227,10 +261,21 @@ class Voice:
         template = self._form(template, args)
         values = {k: self.duration(v) if k == "time" else self.menu(v) if k == "menu" else self._format_value(v)
                   for k, v in args.items()}
-        text = template.format(**values)
+        text = template.format(**self._with_articles(template, values))
         if capital and template.startswith("{") and text[:1].islower():
             text = text[0].upper() + text[1:]  # a sentence that opens with a role or step name
         return text
+
+    def _with_articles(self, template: str, values: dict[str, str]) -> dict[str, str]:
+        """`values` and, for each {name_article} of the template, the article that the value of
+        {name}, as it is written in the line, takes in this language."""
+        wanted = [k for k in _PLACEHOLDER.findall(template) if k.endswith(ARTICLE_SUFFIX) and k not in values]
+        if not wanted:
+            return values
+        article = ARTICLES.get(self.lang)
+        if article is None:
+            raise KeyError(f"{self.source}: {self.lang} has no article to put in {{{wanted[0]}}}")
+        return {**values, **{k: article(values[k[: -len(ARTICLE_SUFFIX)]]) for k in wanted}}
 
     def duration(self, seconds: int) -> str:
         """A timer's length as spoken: whole minutes in minutes, anything else in seconds."""

@@ -51,6 +51,10 @@ STEP_RESULTS = frozenset({"time_up", "vote_count", "hand_vote_count", "accusatio
                           "execution_count", "spared", "nominated_by", "withdrawn_by"})
 
 
+# the line an answer is worded with when several seats read it at once: "<line>_shared"
+SHARED_LINE = "_shared"
+
+
 def _shared_answers(effects: list) -> dict[int, list[int]]:
     """The private answers of one keypad seat typed for every awake seat, by the effect's id: the
     seats each first answer is for, and [] for the same answer to the next seats (left out)."""
@@ -465,7 +469,7 @@ class LiveSession:
                     # of them; a phone (the hub) still gets each seat's own
                     if len(together) > 1:
                         try:
-                            out.handle_shared(e, text, together)
+                            out.handle_shared(e, self._shared_text(e, text), together)
                         except Exception:  # noqa: BLE001 — as in _show
                             log.exception("output %s failed on %s", type(out).__name__, e)
                     elif together:
@@ -475,6 +479,12 @@ class LiveSession:
             if isinstance(e, Timer) and self._open_pending:
                 self._open_pending = False
                 self._opened(None)
+
+    def _shared_text(self, effect: Effect, text: str | None) -> str | None:
+        """An answer several seats read together, worded for all of them where the language
+        has such a line ("Your choice: 5", «Ваш выбор: 5», "Eure Wahl: 5"), not "You chose 5"."""
+        together = effect.line + SHARED_LINE
+        return self.voice.render(together, effect.args) if together in self.voice.lines else text
 
     @staticmethod
     def _show(out, effect: Effect, text: str | None) -> None:

@@ -136,6 +136,9 @@ def test_a_pause_by_day_holds_the_phones_and_the_host_screen_and_resume_brings_t
             paused = phones[7].screen
             assert paused["epoch"] == before["epoch"] and paused["caption"] == t.live.voice.render("paused")
             assert hub.host_frame()["controls"] == ["resume", "reissue"]
+            # the host reads what the game waits for now: his Resume, not the votes it holds
+            waiting = hub.host_frame()["awaiting"]
+            assert waiting == "you to tap Resume — the game is paused", waiting
             # a phone's vote during the pause: its own answer, nothing changes, nothing to the table
             said = list(heard.public)
             ack = await phones[7].tap(target=5)
@@ -162,6 +165,7 @@ def test_a_pause_by_day_holds_the_phones_and_the_host_screen_and_resume_brings_t
             await until(lambda: not phones[7].screen["paused"], what="the resumed screen")
             assert phones[7].screen["epoch"] == before["epoch"] and phones[7].screen["caption"] == before["caption"]
             assert "pause" in hub.host_frame()["controls"]
+            assert hub.host_frame()["awaiting"].startswith("votes from seats"), hub.host_frame()["awaiting"]
             ack = await phones[7].tap(target=5)
             assert ack["ok"]
             await t.settle()
@@ -370,3 +374,37 @@ def test_a_swedish_extension_asked_as_the_host_pauses_waits_for_resume_and_can_b
             assert t.recorded("extension", "day") == [(1,)]
 
     asyncio.run(main())
+
+
+PAUSED_WAITING = {
+    "en": "you to tap Resume — the game is paused",
+    "ru": "нажмите «Продолжить» — игра на паузе",
+    "de": "„Weiter“ – das Spiel ist pausiert",
+    "sv": "att du trycker Fortsätt – spelet är pausat",
+    "hu": "a Folytatás gomb megnyomására – a játék szünetel",
+}
+
+
+def test_a_paused_host_screen_waits_for_its_resume_button_in_the_tables_language():
+    """Seen on the host screen in a pause: «Waiting for: player 1 to finish speaking» — the speech
+    is held, and only the host's Resume goes on. The screen names that button as it reads."""
+    async def main(lang):
+        async with Table(parse_config(CLASSIC_DEAL.replace('"en"', f'"{lang}"'))) as t:
+            await t.join_all()
+            hub = t.companion.hub
+            await t.to_first_day()
+            await t.settle()
+            speaking = hub.host_frame()["awaiting"]
+            screen_host = await host(t)
+            await screen_host.send(json.dumps({"t": "pause"}))
+            await until(lambda: t.live.paused, what="the pause")
+            frame = hub.host_frame()
+            assert frame["awaiting"] == PAUSED_WAITING[lang], frame["awaiting"]
+            assert hub.word("host_resume") in frame["awaiting"]
+            await screen_host.send(json.dumps({"t": "resume"}))
+            await until(lambda: not t.live.paused, what="the resume")
+            assert hub.host_frame()["awaiting"] == speaking
+            await screen_host.close()
+
+    for lang in PAUSED_WAITING:
+        asyncio.run(main(lang))

@@ -31,7 +31,9 @@ def test_every_phone_string_exists_in_every_language_with_the_same_placeholders(
     english, other = load_voice("en").phone, load_voice(lang).phone
     assert sorted(other) == sorted(english)
     for key, text in english.items():
-        assert sorted(SLOT.findall(other[key])) == sorted(SLOT.findall(text)), f"{lang}: phone.{key}"
+        # {button_article} is the article Hungarian puts before {button}, filled from it
+        ours = sorted({slot.removesuffix("_article") for slot in SLOT.findall(other[key])})
+        assert ours == sorted(set(SLOT.findall(text))), f"{lang}: phone.{key}"
         assert other[key].strip(), f"{lang}: phone.{key} is empty"
 
 

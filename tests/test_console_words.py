@@ -21,7 +21,7 @@ from narrator.config import parse_config
 from narrator.console import status_text
 from narrator.journal import read
 from narrator.language import load_voice
-from test_console_table import console_game, read_until, start
+from test_console_table import console_game, read_until, start, table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,7 +57,7 @@ def test_a_german_club_config_with_typos_is_answered_in_german_naming_file_line_
     # not TOML at all, but the language at its top can still be read: Swedish
     ('variant = "sverige"\nlanguage = "sv"\n[timers\nday = 3\n', ["club.toml:3: (syntax): inte giltig TOML: "]),
     # not UTF-8 (a Latin-1 name), the language still readable: Hungarian
-    (b'variant = "hungariq"\nlanguage = "hu"\n[players]\n1 = "J\xf3zsef"\n', ["club.toml:4: (fájl): nem UTF-8 szöveg: a(z) 0xf3 bájt"]),
+    (b'variant = "hungariq"\nlanguage = "hu"\n[players]\n1 = "J\xf3zsef"\n', ["club.toml:4: (fájl): nem UTF-8 szöveg: a 0xf3 bájt"]),
     # a Russian table
     ('variant = "classic"\nlanguage = "ru"\n[roles]\ndon = 2\n',
      ["club.toml:4: roles.don: 0 или 1, а не 2 (seed 004 §1"]),
@@ -213,7 +213,7 @@ def test_the_german_status_at_night_names_no_nominee_of_the_day_and_reads_as_one
     status = printed[printed.rindex("Phase: "):]
     assert status.startswith("Phase: Nacht · Tag 1 · im Spiel: 1, 4, 5"), status
     assert "nominiert: niemand" in status, status
-    assert "wartet auf: das Opfer der Mafia (Tippen, oder timeout)" in status, status
+    assert "wartet auf: das Opfer der Mafia (Tippen oder timeout)" in status, status
 
 
 def test_a_grundregeln_game_ends_at_the_console_in_the_words_of_its_narrator_and_quit_returns(tmp_path):
@@ -339,3 +339,33 @@ def test_a_hungarian_status_names_the_accused_not_a_nominee():
     assert live.game.state == "support_vote", live.game.state
     status = printed[printed.rindex("állapot: "):]
     assert "vádlott: 7 · " in status and "jelöltek" not in status, status
+
+
+@pytest.mark.parametrize("variant,lang,deal,fouls_word", [
+    ("classic", "ru", '1 = "sheriff", 3 = "don", 5 = "mafia", 8 = "mafia"', "фолы"),  # seed 004 §5-7: the referee's fouls
+    ("grundregeln", "de", '1 = "mafia", 2 = "mafia", 3 = "mafia"', None),  # seed 003 has no fouls
+    ("sverige", "sv", '1 = "mafia", 2 = "mafia", 3 = "mafia", 4 = "doctor", 5 = "sheriff"', None),      # seed 000 has no fouls
+    ("hungariq", "hu", '1 = "mafia", 2 = "mafia", 3 = "protected_mafia", 4 = "inspector"', None),     # seed 001 has no fouls
+])
+def test_the_status_shows_fouls_only_where_the_variant_has_them(variant, lang, deal, fouls_word):
+    """Seen at grundregeln and sverige tables: `status` said «Fouls: keine» at a table whose rules
+    have no fouls at all. Only the classic referee's table (seed 004 §5-7) counts them."""
+    cfg = f'variant = "{variant}"\nlanguage = "{lang}"\n[dealing]\nroles = {{ {deal} }}\n' \
+          '[input]\nengine = "none"\n'
+    printed, live = console_game(cfg, ["status"])
+    voice = load_voice(lang, variant)
+    status = printed[printed.rindex(voice.console_text("status_state", {"state": "", "day": "", "alive": ""}).split(":")[0]):]
+    with_fouls = voice.console["status_more"].split("{fouls}")[0].rsplit("·", 1)[1].strip()
+    if fouls_word:
+        assert f"{fouls_word}: {voice.console_text('status_no_fouls')}" in status, status
+    else:
+        assert with_fouls not in status, status
+        assert voice.console_text("status_more_without_fouls", {"nominations": voice.console_text("status_no_nominations"),
+                                                                "timer": ""}).split(" · ")[0] in status, status
+
+
+def test_a_classic_table_that_turns_fouls_off_shows_none():
+    cfg = table("en", '[rules]\nfouls = false\n')
+    printed, live = console_game(cfg, ["status"])
+    status = printed[printed.rindex("state: "):]
+    assert "fouls" not in status and "nominations: none · timer:" in status, status

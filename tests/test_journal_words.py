@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.journal import JournalLocked, io_error
+from narrator.journal import JournalLocked, io_error, read_error
 from narrator.language import LANGUAGES, load_voice
 from narrator.worded import Worded
 from test_journal_faults import FAULTY, run
@@ -27,6 +27,8 @@ def every_error(tmp_path: Path):
         for resume in (True, False):
             path = in_the_way / "games" / "x.jsonl" if code in (errno.EEXIST, errno.ENOTDIR) else tmp_path / "x.jsonl"
             yield io_error(path, OSError(code, os.strerror(code)), resume)
+    for code in (errno.EACCES, errno.EPERM, errno.EISDIR, errno.EIO, errno.EBADF):
+        yield read_error(tmp_path / "x.jsonl", OSError(code, os.strerror(code)))
     yield JournalLocked(tmp_path / "x.jsonl", 4711)
     yield JournalLocked(tmp_path / "x.jsonl", None)
 
@@ -132,3 +134,72 @@ def test_a_header_that_cannot_be_written_asks_to_start_again_not_to_resume_nothi
     assert r.returncode == 2
     assert f"das Spiel kann nicht beginnen: {journal}: die Festplatte ist voll — Platz schaffen, dann das Spiel neu beginnen" in r.stderr
     assert "narrator resume" not in r.stderr
+
+
+# `narrator resume` on a journal it cannot read: the file, why and what to do, never only the
+# system's error. A file that cannot be read at all names no language: English.
+def resume(tmp_path: Path, journal: Path, *wrap: str):
+    import shutil
+    import subprocess
+    import sys
+    from test_journal_faults import ROOT
+    env = {**os.environ, "HOME": str(tmp_path), "COLUMNS": "2000", "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([*wrap, sys.executable, "-m", "narrator.cli", "resume", "--journal", str(journal), "--voice", "text"],
+                       input="", capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert "Traceback" not in r.stderr + r.stdout, r.stderr
+    return r
+
+
+def a_german_game(tmp_path: Path) -> Path:
+    journal = tmp_path / "spiel.jsonl"
+    r = play(tmp_path, DE, "--journal", str(journal))
+    assert r.returncode == 0 and journal.exists(), r.stderr
+    return journal
+
+
+def test_resuming_a_folder_asks_for_the_journal_in_it(tmp_path):
+    folder = tmp_path / "spiele.jsonl"
+    folder.mkdir()
+    r = resume(tmp_path, folder)
+    assert r.returncode == 2
+    assert (f"{folder}: this is a folder, not a file — name a journal file inside it "
+            f"(`narrator resume --journal {folder}/FILE.jsonl`), or type only `narrator resume`") in r.stderr, r.stderr
+
+
+def test_resuming_a_journal_the_player_may_not_read_says_so_for_real(tmp_path):
+    import shutil
+    journal = a_german_game(tmp_path)
+    journal.chmod(0)
+    # root reads anything: in a user namespace as another user it is refused as a player is
+    wrap = () if os.geteuid() != 0 else ("unshare", "--user", "--map-user=1000", "--map-group=1000")
+    if wrap and (shutil.which("unshare") is None or os.system("unshare --user --map-user=1000 true 2>/dev/null") != 0):
+        pytest.skip("no user namespace to be refused in")
+    try:
+        r = resume(tmp_path, journal, *wrap)
+    finally:
+        journal.chmod(0o600)
+    assert r.returncode == 2
+    assert (f"{journal}: no permission to read this file — fix the permissions, "
+            f"then `narrator resume --journal {journal}`") in r.stderr, r.stderr
+    assert "Permission denied" not in r.stderr
+
+
+def test_resuming_a_german_journal_with_binary_garbage_names_the_line_in_german(tmp_path):
+    journal = a_german_game(tmp_path)
+    good = journal.read_bytes()
+    journal.write_bytes(good + b"\x00\xff\xfe\x89PNG garbage \xf3\n")
+    r = resume(tmp_path, journal)
+    assert r.returncode == 2
+    lines = len(good.splitlines())
+    assert f"{journal}:{lines + 1}: kein Text (beschädigte Bytes)" in r.stderr, r.stderr
+    assert f"narrator resume --journal {journal} --repair" in r.stderr
+    assert journal.read_bytes() == good + b"\x00\xff\xfe\x89PNG garbage \xf3\n"   # left as it was
+
+
+def test_resuming_a_file_that_is_no_journal_at_all_says_so(tmp_path):
+    junk = tmp_path / "foto.jsonl"
+    junk.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff binary\n")
+    r = resume(tmp_path, junk)
+    assert r.returncode == 2
+    assert f"{junk}:1: not a narrator journal" in r.stderr, r.stderr
+    assert "narrator play --new" in r.stderr

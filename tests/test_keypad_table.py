@@ -72,7 +72,10 @@ def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_
         type_line(master, "timeout")
         assert read_until(master, refused, seen), tail()
         type_line(master, "6")
+        # both mafiosi read the keypad's answer: it speaks to them both ("Eure Wahl"), not to one
+        assert read_until(master, "Eure Wahl: 6".encode(), seen), tail()
         assert read_until(master, b"Tag 1", seen, timeout=NIGHT_STEP + 30), tail()
+        assert "Du hast".encode() not in seen, tail()
         assert read_until(master, "Diskutiert".encode(), seen), tail()
         assert b"6" in seen[seen.rindex(b"Tag 1"):], tail()  # the morning names the mafia's victim
 
@@ -271,7 +274,7 @@ def test_a_late_enter_is_nobody_s_choice_and_pause_waits_for_the_day(tmp_path):
 
     mafia_step = bytes(seen[seen.rindex(EN_MAFIA):seen.rindex(EN_DON)]).decode(errors="replace")
     assert mafia_step.count("There is no seat 11") == 1, mafia_step
-    assert mafia_step.count("You chose 5") == 1, mafia_step
+    assert mafia_step.count("Your choice: 5") == 1, mafia_step
     assert "paused" not in mafia_step.lower().replace("not paused", ""), mafia_step
     # the late key printed nothing but its own echo: no answer, no refusal
     assert "only for" not in late.decode(errors="replace") and "✗" not in late.decode(errors="replace"), late
@@ -308,19 +311,19 @@ def test_a_resumed_mafia_step_shows_its_answer_once(tmp_path):
             time.sleep(0.15)
         assert read_until(master, EN_MAFIA, seen), tail()
         wake_and_type(master, seen, "5")
-        assert read_until(master, b"You chose 5", seen), tail()
+        assert read_until(master, b"Your choice: 5", seen), tail()
         type_line(master, "quit")
         play.wait(timeout=30)
     seen = bytearray()
     from test_answers_and_deals_words import on_a_terminal
 
     with on_a_terminal(["resume", "--journal", str(journal), "--voice", "text"], tmp_path) as (play, master):
-        assert read_until(master, b"You chose 5", seen), bytes(seen[-1500:]).decode(errors="replace")
+        assert read_until(master, b"Your choice: 5", seen), bytes(seen[-1500:]).decode(errors="replace")
         time.sleep(0.5)
         type_line(master, "quit")
         play.wait(timeout=30)
     text = bytes(seen).decode(errors="replace")
-    assert text.count("You chose 5") == 1 and "only for seats 1, 2 and 3:" in text, text
+    assert text.count("Your choice: 5") == 1 and "You chose" not in text and "only for seats 1, 2 and 3:" in text, text
 
 
 def test_on_the_speaker_a_key_typed_while_the_don_is_woken_is_not_his_check(tmp_path):
@@ -351,7 +354,7 @@ def test_on_the_speaker_a_key_typed_while_the_don_is_woken_is_not_his_check(tmp_
             assert EN_MAFIA in seen, tail()
             time.sleep(SPOKEN_REACH)
             type_line(master, "5")
-            assert read_until(master, b"You chose 5", seen), tail()
+            assert read_until(master, b"Your choice: 5", seen), tail()
             type_line(master, "pause")
             assert read_until(master, b"night steps are not paused", seen), tail()
             assert read_until(master, EN_DON, seen, timeout=30), tail()

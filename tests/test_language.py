@@ -9,15 +9,17 @@ from pathlib import Path
 import pytest
 
 from narrator.flow.days import Game
-from narrator.language import LANGUAGES, Command, Malformed, load_voice, plural_categories, voices_dir
+from narrator.language import ARTICLE_SUFFIX, LANGUAGES, Command, Malformed, hu_article, load_voice, plural_categories, voices_dir
 
 PRESENT = [lang for lang in LANGUAGES if (voices_dir() / f"{lang}.toml").exists()]
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def placeholders(template) -> set[str]:
+    """The values a line takes: {seat_article} is no value of its own but the article the
+    language puts before {seat}, filled from it."""
     texts = template.values() if isinstance(template, dict) else [template]
-    return {f for t in texts for _, f, _, _ in string.Formatter().parse(t) if f}
+    return {f.removesuffix(ARTICLE_SUFFIX) for t in texts for _, f, _, _ in string.Formatter().parse(t) if f}
 
 
 def test_english_and_russian_are_present():
@@ -146,3 +148,41 @@ def test_the_grammar_lists_every_nomination_sentence():
     phrases = load_voice("ru").phrases("nominate")
     assert "выставляю игрока номер семь" in phrases and "выставляю седьмого" in phrases
     assert all(load_voice("ru").parse(p) is not None for p in phrases[:200])
+
+
+# Hungarian says "az" before a number read with a vowel first (egy, öt, ötven, ezer) and "a"
+# before any other: "az 1. helyen", "a 2. helyen", "a 10. helyen", "az 5. helyen".
+HU_SEAT_ARTICLES = {1: "az", 2: "a", 3: "a", 4: "a", 5: "az", 6: "a", 7: "a", 8: "a", 9: "a", 10: "a",
+                    11: "a", 12: "a", 13: "a", 14: "a", 15: "a", 16: "a", 17: "a", 18: "a", 19: "a", 20: "a"}
+
+
+@pytest.mark.parametrize("seat", range(1, 21))
+def test_a_hungarian_line_puts_the_article_each_seat_is_read_with(seat):
+    voice = load_voice("hu")
+    line = voice.render("private_for", {"seat": seat})
+    assert line == f"csak {HU_SEAT_ARTICLES[seat]} {seat}. helyen ülőnek:"
+    assert voice.render("reject_not_decider", {"speaker": seat}).startswith(f"Ezt a döntetlent csak {HU_SEAT_ARTICLES[seat]} {seat}. játékos")
+    assert voice.config_text("named_twice", {"seat": seat}) == f"{HU_SEAT_ARTICLES[seat]} {seat}. helynek két neve van"
+
+
+@pytest.mark.parametrize("number, article", [(0, "a"), (21, "a"), (50, "az"), (55, "az"), (60, "a"), (100, "a"),
+                                             (150, "a"), (500, "az"), (501, "az"), (1000, "az"), (1999, "az"),
+                                             (2000, "a"), (5000, "az"), (11000, "a"), (1_000_000, "az")])
+def test_hungarian_numbers_past_the_seats_take_the_article_of_their_first_spoken_word(number, article):
+    # tizenegyezer, ötezer, ezer, ötszáz, száz (never "egyszáz"), ötven, nulla
+    assert hu_article(str(number)) == article
+
+
+def test_hungarian_words_take_the_article_of_their_first_sound():
+    assert hu_article("extend") == "az" and hu_article("deal") == "a" and hu_article("0xf3") == "a"
+
+
+def test_no_hungarian_line_leaves_the_reader_to_choose_between_a_and_az():
+    text = (voices_dir() / "hu.toml").read_text(encoding="utf-8")
+    assert [line for line in text.splitlines() if "a(z)" in line] == []
+
+
+def test_only_a_language_with_such_articles_uses_an_article_filler():
+    for lang in PRESENT:
+        if lang != "hu":
+            assert ARTICLE_SUFFIX + "}" not in (voices_dir() / f"{lang}.toml").read_text(encoding="utf-8"), lang

@@ -45,3 +45,16 @@ def test_the_hungarian_label_for_several_seats_and_the_wait_for_ready_read_as_hu
     for key, text in hu.phone.items():
         if key.startswith("host_awaiting") or key == "host_waiting_ready":
             assert "jelzését" not in text and "helyekről" not in text, key
+
+
+def test_german_lines_put_no_comma_before_oder_between_two_alternatives():
+    """«Tippen, oder timeout» read wrong to a German player: two alternatives joined by «oder»
+    take no comma. The one comma left before «oder» closes an infinitive group («um … zu
+    spielen, oder …»), where German sets it."""
+    from narrator.language import voices_dir
+    text = (voices_dir() / "de.toml").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if ", oder" in line and not line.startswith("#")]
+    assert all(line.split(", oder")[0].rstrip().endswith(" zu spielen") for line in lines), lines
+    de = load_voice("de")
+    assert de.render("awaiting_night_step", {"step": "das Opfer der Mafia"}) == "Das Opfer der Mafia (Tippen oder timeout)"
+    assert de.render("awaiting_speech", {"seat": 3}).endswith("(danke sagen oder timeout)")

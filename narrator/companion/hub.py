@@ -640,6 +640,11 @@ class Hub:
     def host_awaiting(self) -> str:
         """What the game waits for, in the host screen's words: what the host can do there (its
         End speech button), never the console's commands ("thank you", "timeout") he cannot type."""
+        if self.live.paused:
+            # in a pause the game waits for nothing but the host: the votes or the speech it
+            # waited for are held, and his Resume button (named as it reads) goes on
+            return self.live.voice.fill(self._phone_template("host_waiting_paused"),
+                                        {"button": self._phone_template("host_resume")}, capital=False)
         kind, args = self.game.awaiting()
         template = self._phone_template("host_" + kind)
         if template is None:  # the deal, the end: nothing to type in these words either

@@ -108,6 +108,8 @@ def test_a_phone_table_pauses_by_day_only_and_a_pause_holds_every_phone():
         assert await data(pages[7], "epoch") == epoch
         await expect(host.get_by_test_id("resume")).to_be_visible()
         assert await host.evaluate(VISIBLE_JS) == ["resume", "reissue"]  # a seat's new link is no move in the game
+        # the votes are held: the host's screen waits for his Resume, and names that button
+        await expect(host.locator("#awaiting")).to_have_text("you to tap Resume — the game is paused")
         acks = await data(pages[7], "acks")
         await pages[7].locator('#grid button[data-choice="5"]').click(force=True)  # a finger on a greyed button
         await asyncio.sleep(0.4)
@@ -125,6 +127,7 @@ def test_a_phone_table_pauses_by_day_only_and_a_pause_holds_every_phone():
         # Resume: the same ballot and words come back, and the votes count
         await host_press(host, "resume")
         await asyncio.gather(*(p.wait_for_function("() => document.body.dataset.paused === ''") for p in pages.values()))
+        await expect(host.locator("#awaiting")).to_contain_text("votes from seats")
         assert await data(pages[7], "epoch") == epoch
         assert await pages[7].locator("#caption").inner_text() == caption
         assert not any(await pages[7].evaluate(DISABLED_JS))
