@@ -239,11 +239,16 @@ SVERIGE = ('variant = "sverige"\nlanguage = "sv"\nseats = 10\n'
            '[dealing]\nroles = { 1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff" }\n')
 
 
-async def to_the_question(t: Table) -> None:
+async def to_the_question(t: Table) -> dict:
+    """Every phone joined, the first day's discussion over and its extension asked about (seed 000
+    Tid), the records so far forgotten: the phones, by seat."""
+    phones = await t.join_all()
     await t.to_first_day()
     t.live.fire()
     await until(lambda: t.live.game.public_view()["timer"] == "extension_offer", what="the question")
     await t.settle()
+    t.forget()
+    return phones
 
 
 def _tap_now(t: Table, seat: int) -> asyncio.Task:
@@ -259,9 +264,7 @@ def test_the_console_asks_first_for_the_swedish_extension_and_the_phone_is_told_
         async with Table(parse_config(SVERIGE)) as t:
             heard = Heard()
             t.live.outputs.append(heard)
-            phones = await t.join_all()
-            await to_the_question(t)
-            t.forget()
+            phones = await to_the_question(t)
             question = phones[9].screen["epoch"]
             t.live.submit_line("extend")  # typed at the console: queued first
             await _tap_now(t, 5)           # the phone's, in the same instant
@@ -289,9 +292,7 @@ def test_the_phone_asks_first_for_the_swedish_extension_and_the_console_is_told_
         async with Table(parse_config(SVERIGE)) as t:
             heard = Heard()
             t.live.outputs.append(heard)
-            phones = await t.join_all()
-            await to_the_question(t)
-            t.forget()
+            phones = await to_the_question(t)
             tap = _tap_now(t, 5)
             await asyncio.sleep(0)         # the phone's Extend is queued first
             t.live.submit_line("extend")   # the console's, in the same instant
@@ -356,9 +357,7 @@ def test_a_swedish_extension_asked_as_the_host_pauses_waits_for_resume_and_can_b
     the same phone's tap asks for it (seed 000 Tid: one extension a day, not none)."""
     async def main():
         async with Table(parse_config(SVERIGE)) as t:
-            phones = await t.join_all()
-            await to_the_question(t)
-            t.forget()
+            phones = await to_the_question(t)
             t.live.submit_control("pause")  # queued first
             await _tap_now(t, 5)             # the phone's, in the same instant
             ack = await asyncio.wait_for(phones[5]._acks.get(), 5)
