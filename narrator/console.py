@@ -257,7 +257,7 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
         # the game decides, on its loop as the line's turn comes (the night may have begun
         # meanwhile), as it does for the host screen: a refusal is on this screen only, never said
         # (see LiveSession.pause_refusal)
-        live.submit_control(word, refused=lambda why: note(console, words(live, why)), full_nights=full_nights)
+        live.submit_control(word, refused=lambda why: note(console, words(live, why)))
     elif word == "quit":
         live.submit_control(word)
     elif word == "help":

@@ -200,22 +200,21 @@ class LiveSession:
         meet the step their turn comes in."""
         self._submit(("keypad", (target, typed_in, strict), "keypad"))
 
-    def submit_control(self, what, refused=None, full_nights: bool = False) -> None:
+    def submit_control(self, what, refused=None) -> None:
         """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report).
         `refused(key)`: told on the loop thread why a pause or resume was not done, as a [console]
-        key (`pause_refusal`); `full_nights`: the asker's nights run their full time (the table's
-        keypad), so his pause is refused at night even where `self.full_nights` is not set."""
-        if refused is None and not full_nights:
+        key (`pause_refusal`)."""
+        if refused is None:
             return self._submit(("control", what, "console"))
-        self._submit(("control", (what, refused, full_nights), "console"))
+        self._submit(("control", (what, refused), "console"))
 
-    def pause_refusal(self, what: str, full_nights: bool = False) -> str | None:
+    def pause_refusal(self, what: str) -> str | None:
         """Why `pause` or `resume` cannot be done now (a [console] key), None when it can. Every
         host asks here, the console and the host screen alike. At night, where the night steps run
         their full time: a step that runs longer tells the table its role is alive (only an awake
         player reaches the keypad at night), and "The game is paused." would be said into the
         night — refused alike at every step."""
-        if what == "pause" and (full_nights or self.full_nights) and self.game.state == "night":
+        if what == "pause" and self.full_nights and self.game.state == "night":
             return "pause_at_night"
         if what in ("pause", "resume") and (what == "pause") == self.paused:
             return "already_paused" if self.paused else "not_paused"
@@ -656,10 +655,10 @@ class LiveSession:
         self._open_step = None
         self._open_pending = False
 
-    def _control(self, what, refused=None, full_nights: bool = False) -> None:
+    def _control(self, what, refused=None) -> None:
         if callable(what):
             return what()
-        why = self.pause_refusal(what, full_nights)
+        why = self.pause_refusal(what)
         if why is not None:
             if refused is not None:
                 refused(why)
