@@ -67,6 +67,10 @@ class DayClock:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
+        self.reset()
+
+    def reset(self) -> None:
+        """A new game: nothing of the last one's clock."""
         self.running: tuple[str, float] | None = None  # the running timer: name, seconds left
         self.clock: str | None = None  # the name of the running or held clock
         self.held: float | None = None  # what the held clock had when the trial began
@@ -301,7 +305,7 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     g = Game(variant, rules, timers, seats, roles=counts)
     player = RandomPlayer(rng, skill=skill)
     clock = clock or DayClock(random.Random(0))
-    clock.__init__(clock.rng)  # a new game: nothing of the last one's clock
+    clock.reset()
     started = g.start()
     protocol = entries(started, None)
     clock.timers(g, started, violations)
