@@ -23,7 +23,8 @@ is — and if the mafia shoot him, before or after, he was "killed" at night: no
 from __future__ import annotations
 
 import asyncio
-import signal
+import html
+import re
 from pathlib import Path
 
 from conftest import Table
@@ -32,7 +33,7 @@ from narrator.config import parse_config
 from narrator.flow.effects import HostLine, Say, Timer
 from narrator.language import load_voice
 from narrator.protocol import entries
-from narrator.report import story
+from narrator.report import GameRecord, render, story
 from test_console_table import NIGHT_ZERO, console_game, table
 from test_journal_resume import CONFIG, killed_after_lines, start
 
@@ -191,6 +192,12 @@ def test_the_protocol_keeps_the_foul_in_the_night_it_was_given_and_the_report_dr
     assert kinds.index("foul") < kinds.index("disqualification") < kinds.index("eliminated")
     assert not any(i["kind"] == "foul" for p in told.periods if p.kind == "day" and p.number == 2 for i in p.items)
     assert told.eliminated[6] == {"cause": "shot", "period": ("night", 1)} and told.fouls == {5: 1}
+    # and the page draws it in that night's section, not the morning's day
+    page = html.unescape(render(GameRecord("<test>", protocol, language="en")))
+    night_1 = page[page.index('id="night-1"'):page.index('id="day-2"')]
+    text = " ".join(re.sub("<[^>]+>", " ", night_1).split())
+    assert "Foul on 5 (1)" in text and text.index("Foul on 5") < text.index("6 is disqualified") < text.index("6 is out")
+    assert "Foul" not in re.sub("<[^>]+>", "", page[page.index('id="day-2"'):])
 
 
 def test_a_game_resumed_in_the_night_of_a_silent_foul_says_it_in_the_morning_exactly_once(tmp_path: Path):
