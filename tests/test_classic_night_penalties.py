@@ -30,7 +30,7 @@ from pathlib import Path
 from conftest import Table
 from narrator.companion.testing import Table as PhoneTable, until
 from narrator.config import parse_config
-from narrator.flow.effects import HostLine, Say, Timer
+from narrator.flow.effects import HostLine, Say
 from narrator.language import load_voice
 from narrator.protocol import entries
 from narrator.report import GameRecord, render, story
@@ -246,3 +246,17 @@ def test_at_a_phone_table_a_foul_given_at_night_reaches_the_host_screen_and_no_p
             assert hub.host_frame()["held"] == [] and 9 not in g.alive
 
     asyncio.run(main())
+
+
+def test_the_maniacs_defeat_at_night_is_his_dismissal_said_in_the_morning_as_one():
+    # above ten seats (seed 002) the Maniac is a team of one: his defeat is his dismissal, worded as
+    # a disqualification so his role stays secret — and at night, said in the morning like any
+    t = Table(deal="1=sheriff 2=don 3=mafia 4=mafia 6=mafia 5=maniac", seats=13, roles={"maniac": 1})
+    t.finish_day_speeches()
+    batch = t.do("defeat 5")
+    assert [e.line for e in batch if isinstance(e, HostLine)] == ["night_disqualified_held"]
+    assert not [e for e in batch if isinstance(e, Say)] and t.game.state == "night"
+    assert t.records("defeat") == [{"type": "defeat", "seat": 5, "team": "maniac"}]
+    while t.game.state == "night":
+        t.do("timeout")
+    assert "night_disqualified" in t.said() and (5, "disqualified") in t.eliminated()

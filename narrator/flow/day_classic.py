@@ -473,7 +473,7 @@ class ClassicGame(BaseGame):
         tonight = [n for kind, s, n in self.night_penalties if kind == "foul" and s == seat]
         return tonight[-1] if tonight else self.seats[seat].fouls
 
-    def _night_penalty(self, seat: int, cause: str, recorded: bool = False) -> None:
+    def _night_penalty(self, seat: int, cause: str, defeat: str | None = None) -> None:
         """A foul ("fouls") or a dismissal given at night: recorded at once (the protocol tells the
         night it was given in), confirmed to the host alone, and said to the table in the morning.
         Nothing of it reaches a line, a phone or the step's time: "Player 3, foul" said in the
@@ -484,12 +484,15 @@ class ClassicGame(BaseGame):
         left the table unwell is; who may not know he is gone must not be told by a refused tap."""
         if self.gone_tonight(seat):
             raise Refused("reject_seat_out", {"seat": seat})
+        if defeat is not None:
+            # the Maniac's defeat, his dismissal (a team of one, seed 002): recorded as given
+            self._record("defeat", seat=seat, team=defeat)
         if cause == "fouls":
             n = self._fouls_given(seat) + 1
             self._record("foul", seat=seat, count=n)
             self.night_penalties.append(("foul", seat, n))
         else:
-            if not recorded:
+            if defeat is None:
                 self._record("disqualification", seat=seat)
             self.night_penalties.append(("disqualified", seat, 0))
         line, args = self.held_for_host()[-1]
@@ -511,9 +514,9 @@ class ClassicGame(BaseGame):
             # a team of one (seed 002's Maniac above ten seats): his defeat is his dismissal, and
             # the town and the mafia play on; said as a disqualification, so his role stays secret
             self._living_seat(seat)
-            self._record("defeat", seat=seat, team=team)
             if self.state == "night":
-                return self._night_penalty(seat, "disqualified", recorded=True)
+                return self._night_penalty(seat, "disqualified", defeat=team)
+            self._record("defeat", seat=seat, team=team)
             self._say("disqualified", seat=seat)
             return self._remove(seat, "disqualified")
         self._record("defeat", seat=seat, team=team)
@@ -549,7 +552,7 @@ class ClassicGame(BaseGame):
         state = self.state
         # seed 004 §7: «the current or next vote is cancelled … If the vote result has been decided
         # before dismissal and the dismissed player is not the one exiled, the next vote is
-        # cancelled»: decided once the exiled speaks his last words, and at night (no vote is open)
+        # cancelled»: decided once the exiled speaks his last words
         decided = state == "last_words" and self.after_last_words == self._go_night
         self._cancel_vote(self.day + 1 if decided else self.day, cause, seat)
         was_speaker = self.speaker == seat
