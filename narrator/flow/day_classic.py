@@ -90,12 +90,12 @@ class ClassicGame(BaseGame):
                     self._say("morning_bad_also", seat=s)
             else:
                 self._say("morning_good")
-        # seed 004 §5: «Leave of the gaming table» is a dismissal, so whoever left in the night
-        # is not among the killed, and nobody who has left the table speaks last words
         # one shot in the night whose leaving cancels no vote hears so — unless another one who
         # left, or whom the referee removed, and was not shot cancels today's vote all the same:
         # "today's vote is held" and then "today's vote is cancelled" would contradict each other
         held = not left and not notes.get("removed")
+        # seed 004 §5: «Leave of the gaming table» is a dismissal, so whoever left in the night
+        # is not among the killed, and nobody who has left the table speaks last words
         for s in deaths:
             if s in self.left_tonight:
                 self._say("left_table_at_night", seat=s)
