@@ -18,7 +18,7 @@ import threading
 from rich.console import Console
 from rich.text import Text
 
-from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
+from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .inputs import InputError, Talk, shown
 from .language import seat_number
 from .rules.roles import team_of
@@ -161,6 +161,13 @@ class ConsoleOutput:
                 # with phones the screen is not cleared at every night step: this answer, and the
                 # seat typed above it, must be gone before the next step's players open their eyes
                 self._private_shown = True
+        elif isinstance(effect, HostLine):
+            # the referee's foul or dismissal at night: the table hears it in the morning. Whoever
+            # typed it reads it was taken; like any private line it is gone before the next step's
+            # players open their eyes
+            label = self.live.session.render("private_host", {}) if getattr(self.live, "session", None) else "only for the host:"
+            c.print(Text.assemble((f"🔒 {label}", "bold magenta"), " ", text, self._who(effect.args)))
+            self._private_shown = True
         elif isinstance(effect, Reject):
             if effect.seat and not self.show_private:
                 return

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .config import Config
-from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
+from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .flow.events import Event, Tap, Timeout, event_to_dict
 from .inputs import InputError, Talk
 from .journal import Journal, JournalError
@@ -459,7 +459,7 @@ class LiveSession:
                 finally:
                     self._dispatching = False
             text = None
-            if isinstance(e, (Say, Tell, Reject)):
+            if isinstance(e, (Say, Tell, Reject, HostLine)):
                 text = self.voice.render(e.line, e.args)
             together = seats.get(id(e))
             for out in self.outputs:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import IO, Iterable
 
-from .flow.effects import Effect, Record, Reject, Say, Tell, Timer
+from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .flow.events import event_from_dict
 from .language import Voice
 
@@ -26,6 +26,12 @@ def entries(effects: Iterable[Effect], voice: Voice | None) -> list[dict]:
             out.append(entry)
         elif isinstance(e, Tell):
             entry = {"type": "tell", "seat": e.seat, "line": e.line, "args": e.args}
+            if voice is not None:
+                entry["text"] = voice.render(e.line, e.args)
+            out.append(entry)
+        elif isinstance(e, HostLine):
+            # what the host alone was told (a foul given at night, said to the table in the morning)
+            entry = {"type": "host", "line": e.line, "args": e.args}
             if voice is not None:
                 entry["text"] = voice.render(e.line, e.args)
             out.append(entry)

@@ -251,6 +251,12 @@ class RandomPlayer:
             return Timeout()
         if st == "night":
             step = g.step
+            if g.rules.get("fouls") and step is not None and step.action and r.random() < self.foul_rate:
+                # the referee's call at night too (seed 004 §5: peeking, speaking at night), taken
+                # silently and said at dawn; the one removed acts no more from that moment
+                present = [s for s in alive if not g.gone_tonight(s)]
+                if present:
+                    return Foul(r.choice(present)) if r.random() < 0.8 else Disqualify(r.choice(present))
             if step is not None and step.action:
                 done = g.intents.get(step.name, {})
                 todo = [s for s in g.awake_seats() if s not in done]
@@ -326,7 +332,8 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
                 violations.append(f"refused input changed the game: {ev}")
             continue
         ev = player.legal(g)
-        alive = set(g.alive) | ({g.speaker} if g.state == "last_words" else set())
+        # one the referee removed tonight, or who left the table, acts no more from that moment
+        alive = {s for s in g.alive if not g.gone_tonight(s)} | ({g.speaker} if g.state == "last_words" else set())
         clock.passes(ev)
         effects = g.apply(ev)
         clock.timers(g, effects, violations)

@@ -167,13 +167,13 @@ def test_a_player_fouled_out_at_night_after_the_mafia_shot_him_was_killed():
     t.do("foul 5", "foul 5", "foul 5")
     t.finish_day_speeches()                     # nobody nominated: night
     t.do("tap 2 5", "tap 3 5", "tap 4 5")       # the mafia shoot 5
-    t.do("foul 5")                              # the fourth, while the Don is awake
-    assert t.eliminated() == [(5, "fouls")]
+    batch = t.do("foul 5")                      # the fourth, while the Don is awake: said at dawn
+    assert "foul" not in t.said(batch) and t.eliminated() == []
     t.do("tap 2 1", "tap 1 2")
     assert t.game.state == "speeches" and t.game.day == 2
     said = t.said()
     dawn = said[len(said) - 1 - said[::-1].index("city_wakes"):]
-    assert dawn[1:3] == ["morning_bad", "vote_held_shot"] and "last_words_turn" not in dawn
-    assert t.eliminated() == [(5, "fouls")]      # out once, on fouls: not a second time at dawn
+    assert dawn[1:5] == ["morning_bad", "night_foul", "fouled_out", "vote_held_shot"] and "last_words_turn" not in dawn
+    assert t.eliminated() == [(5, "shot")]       # out once, shot: the morning says so
     assert t.records("shot")[-1]["seat"] == 5   # the shot is kept in the protocol as it was fired
     assert t.game.cancel_vote_day is None

@@ -13,7 +13,7 @@ vote is cancelled.»
 from __future__ import annotations
 
 from conftest import Table
-from narrator.flow.effects import Say
+from narrator.flow.effects import HostLine, Say
 
 NOMINATE_7_AND_5 = ("say I'm submitting player number 7", "say thank you", "say I'm submitting player number 5")
 
@@ -82,31 +82,43 @@ def test_the_exiled_player_disqualified_in_his_last_words_cancels_nothing():
     assert t.game.cancel_vote_day is None and t.eliminated() == [(7, "vote")]
 
 
-def test_disqualified_at_night_he_is_out_at_once_and_the_mafias_shot_still_killed_him():
+def hosted(batch: list) -> list[str]:
+    """The lines told to the host alone."""
+    return [e.line for e in batch if isinstance(e, HostLine)]
+
+
+def test_disqualified_at_night_after_the_shot_is_said_in_the_morning_and_he_was_killed():
     # §5: «Peeking during night phase», «Touching other players or any speaking during the night
-    # phase»: the referee says it at once; the mafia had shot him before, so he was killed and no
-    # vote is cancelled (§7 «unless this player has been "killed" at night»)
+    # phase» «immediately result in player's dismissal»: the host alone reads it at once — said into
+    # the night it tells the sleeping table who moved — and the morning says it after the night's
+    # news; the mafia shot him, so he was killed and no vote is cancelled (§7 «unless this player
+    # has been "killed" at night»), and he leaves without last words
     t = Table()
     t.finish_day_speeches()
     t.do("tap 2 6", "tap 3 6", "tap 4 6")          # the mafia shoot 6
     batch = t.do("disqualify 6")                   # he spoke while the Don was awake
-    assert t.said(batch) == ["disqualified"] and t.eliminated() == [(6, "disqualified")]
+    assert t.said(batch) == [] and hosted(batch) == ["night_disqualified_held"] and t.eliminated() == []
     t.do("tap 2 1", "tap 1 2")
     dawn = morning(t)
-    assert "morning_bad" in dawn and "vote_held_shot" in dawn and "last_words_turn" not in dawn
+    assert dawn[:4] == ["city_wakes", "morning_bad", "night_disqualified", "vote_held_shot"]
+    assert "last_words_turn" not in dawn and t.eliminated() == [(6, "shot")]
     assert t.game.state == "speeches" and t.game.day == 2 and t.game.cancel_vote_day is None
 
 
-def test_disqualified_at_night_before_the_shot_he_is_no_target_and_todays_vote_is_cancelled():
+def test_disqualified_at_night_before_the_shot_he_acts_no_more_and_todays_vote_is_cancelled():
+    # a dismissed mafioso shoots no more: the shot is the two still at the table's (§4.5 «all
+    # "mafia" players present at the table»)
     t = Table()
     t.finish_day_speeches()
-    batch = t.do("disqualify 6")                   # while the mafia are awake
-    assert t.said(batch) == ["disqualified"]
-    assert t.refused("tap 2 6").line == "reject_seat_out"
-    t.do("tap 2 7", "tap 3 7", "tap 4 7", "tap 2 1", "tap 1 2")
+    batch = t.do("disqualify 3")                   # mafioso 3, while the mafia are awake
+    assert t.said(batch) == [] and t.game.alive == list(range(1, 11))
+    refused = t.refused("tap 3 7")
+    assert refused.line == "reject_seat_out" and refused.seat == 3   # his alone, never the table's
+    t.do("tap 2 7", "tap 4 7", "tap 2 1", "tap 1 2")
     dawn = morning(t)
-    assert "morning_bad" in dawn and "vote_cancelled_today" in dawn and "vote_held_shot" not in dawn
-    t.do("say thank you")                          # 7's last words
+    assert dawn[:4] == ["city_wakes", "morning_bad", "night_disqualified", "vote_cancelled_today"]
+    assert t.eliminated() == [(7, "shot"), (3, "disqualified")]
+    t.do("say thank you")                          # 7's last words; 3 has none
     t.finish_day_speeches()
     assert t.records("vote_cancelled")[-1]["reason"] == "disqualified"
 

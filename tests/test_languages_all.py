@@ -14,6 +14,7 @@ SAMPLE = {
     "role": "@role_mafia", "step": "@step_mafia_kills", "manner": "@manner_1",
     "reason": "x", "don": 2, "sheriff": 1, "language": "Magyar", "time": 30,
     "menu": ["@manner_1", "@manner_2"], "number": 1, "text": "x", "later": 9, "current": 7, "roles": "1 don, 2 mafia",
+    "total": 4,
 }
 SLOT = re.compile(r"\{(\w+)\}")
 

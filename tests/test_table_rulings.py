@@ -71,9 +71,10 @@ def test_a_player_disqualified_after_the_mafia_shot_him_was_killed_and_todays_vo
     printed, live = console_game(table("en"), NIGHT_ZERO + SPEECHES + [
         "tap 3 6", "tap 5 6", "tap 8 6", "<fire>", "disqualify 6", "<fire>", "<fire>"] + ["timeout"] * 9)
     night = lines_after(printed, "The Don wakes up and looks for the Sheriff.")
-    assert night[1:3] == ["Player 6 is disqualified and leaves the game without last words.", "The Don falls asleep."]
+    assert night[1] == "The Don falls asleep."        # said in the morning (test_classic_night_penalties)
     morning = lines_after(printed, "Day 2")
-    assert morning[1:3] == ["The morning is not good. Player 6 leaves us.",
+    assert morning[1:4] == ["The morning is not good. Player 6 leaves us.",
+                            "In the night, player 6 was disqualified and leaves the game without last words.",
                             "Player 6 was shot in the night, so his leaving cancels no vote: today's vote is held."]
     assert "Player 6, your last words." not in printed and TODAY not in printed
     assert "Today's vote is cancelled." not in printed and live.game.cancel_vote_day is None
@@ -83,7 +84,9 @@ def test_a_fourth_foul_after_the_shot_is_the_same_ruling():
     printed, live = console_game(table("ru"), NIGHT_ZERO + SPEECHES + [
         "tap 3 6", "tap 5 6", "tap 8 6", "<fire>"] + ["foul 6"] * 4 + ["<fire>", "<fire>"])
     morning = lines_after(printed, "День 2")
-    assert morning[1:3] == ["Утро у нас не доброе. Нас покидает игрок номер 6.",
+    assert morning[1:5] == ["Утро у нас не доброе. Нас покидает игрок номер 6.",
+                            "Этой ночью игрок 6 получил 4 фола, теперь у него их 4.",
+                            "У игрока 6 четвёртый фол. Он покидает игру без последнего слова.",
                             "Игрока 6 ночью застрелили, поэтому голосование не отменяется: сегодня голосуем."]
     assert TODAY not in printed and live.game.cancel_vote_day is None
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from narrator.config import default_config
-from narrator.flow.effects import Record, Reject, Say, Tell, Timer
+from narrator.flow.effects import HostLine, Record, Reject, Say, Tell, Timer
 from narrator.voice.tts import TTS_RATE, Player, Renderer, SpeechOutput
 from voice_support import need
 
@@ -53,6 +53,8 @@ def test_public_lines_are_spoken_and_secrets_never(renderer):
     out = output(renderer, player)
     out.handle(Tell(3, "check_mafia", {"seat": 5}), "Player 5 is MAFIA.")
     out.handle(Reject("reject_not_awake", {"seat": 2}, seat=2), "Seat 2, it is not your turn to act.")
+    # the referee's foul at night, for the host alone until the morning (seed 004 §5-7)
+    out.handle(HostLine("night_foul_held", {"seat": 3, "n": 1}), "Foul number 1 for player 3, noted: the table hears it in the morning.")
     out.handle(Timer("speech", 60), None)
     out.handle(Record({"type": "x"}), None)
     assert player.played == []
@@ -67,6 +69,7 @@ def test_lines_with_a_seat_number_are_rendered_ahead_for_every_seat_and_no_check
     assert "7 accepted." in texts and "10 accepted." in texts
     assert "Player 3, you have one minute." in texts
     assert not any("MAFIA" in t or "Sheriff." in t and "IS" in t for t in texts)
+    assert not any("noted" in t or "only for" in t for t in texts)
 
 
 def test_without_a_speaker_the_error_names_the_text_fallback(monkeypatch):

@@ -27,7 +27,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..flow.effects import Record, Reject, Say, Tell, Timer
+from ..flow.effects import HostLine, Record, Reject, Say, Tell, Timer
 from ..flow.events import Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, event_to_dict
 from ..flow.night import ACTIONS as NIGHT_ACTIONS, FINAL as NIGHT_FINAL
 from ..language import load_voice
@@ -198,6 +198,7 @@ class Hub:
         self._private: list[tuple[int, str, bool]] = []
         self._flush_scheduled = False
         self._dirty = False
+        self._hosts_due = False  # a line for the host screens alone: they get a frame, no phone does
         self._host_fails = 0
         self._host_locked_until = 0.0
         self._deal_roles = False
@@ -620,6 +621,9 @@ class Hub:
             # the referee's fouls, disqualification and team defeat (classic, seed 004 §5-7): the
             # other rule systems have none, and their screen shows no such buttons
             "penalties": bool(g.rules.get("fouls")),
+            # tonight's fouls and dismissals, the table hears them in the morning: shown to the host
+            # alone until then, each as it was confirmed to him (also after a reload or a resume)
+            "held": [self.named(line, args, self.live.voice.render(line, args)) for line, args in g.held_for_host()],
             "controls": self.host_controls(),
         }
 
@@ -666,7 +670,7 @@ class Hub:
             # a player named once in the caption is enough: "Player 3 (Åsa-Maria …): 9 votes. Player 3
             # leaves the game. Player 3, your last words.", not the long name three times over
             line = self.named(effect.line, effect.args, text, once=self._caption_named)
-        if isinstance(effect, (Say, Tell, Reject)):
+        if isinstance(effect, (Say, Tell, Reject, HostLine)):
             # whole, each line naming its players (the winner's announcement is shown by itself)
             text = self.named(effect.line, effect.args, text)
         if isinstance(effect, Timer):
@@ -692,10 +696,19 @@ class Hub:
                 self._standing[effect.seat] = (self.epoch, text or "", (None, None))
             else:
                 self._private_line(effect.seat, text or "", True)
+        elif isinstance(effect, HostLine):
+            # the referee's foul or dismissal at night (seed 004 §5-7): on the host screens, which
+            # show what the morning will say (`held`); not a byte to any phone, asleep or awake
+            self._hosts_due = True
         elif isinstance(effect, Reject):
             self._last_reject = (False, text or "")
             if effect.seat is None and effect.line in ("paused", "resumed"):
                 self._paused_caption(effect.line, text or "")
+            elif effect.seat is None and self.game.state == "night" and effect.line != "journal_failed":
+                # the host's own input refused at night ("foul 6" for a seat that is out): his
+                # alone, as a pause refused at night is — a caption on every phone would light up
+                # the sleeping table's screens with what the referee did
+                self._hosts_refused(text or "")
             elif effect.seat is None:
                 # public, unless the record that follows shows it refused a phone's tap (then it is his alone)
                 self._caption_before = self.caption
@@ -708,6 +721,11 @@ class Hub:
         self._new_screen()
         self._votes_cast_before()
         self._schedule_flush()
+
+    def _hosts_refused(self, text: str) -> None:
+        frame = json.dumps({"t": "refused", "text": text}, ensure_ascii=False)
+        for conn in list(self.hosts):
+            conn.send(frame)
 
     def _paused_caption(self, line: str, text: str) -> None:
         """The pause covers the narrator's words with "The game is paused." (and every answer
@@ -880,6 +898,9 @@ class Hub:
                     else:
                         frame = {"t": "note", "ok": True, "text": "", "epoch": self.epoch, "chosen": None}
                     self._send(s, frame)
+        if self._hosts_due and not self._dirty:
+            self._send_hosts()
+        self._hosts_due = False
         if self._dirty:
             self._dirty = False
             remaining = self._remaining()  # once: every seat's frame says the same time

@@ -37,10 +37,12 @@ class ClassicGame(BaseGame):
         self.votes: dict[int, int] = {}
         self.answers: dict[int, bool] = {}
         self.tied: list[int] = []
-        # removed by the referee tonight (seat -> cause): whether his removal cancels today's vote
-        # is known only at dawn, when the night's shot is — seed 004 §7 «unless this player has
-        # been "killed" at night»
-        self.removed_tonight: dict[int, str] = {}
+        # the referee's fouls and dismissals given tonight, in order: (kind, seat, foul count). The
+        # sleeping table must not hear them — "Player 3, foul" in the mafia's step tells everybody
+        # seat 3 moved while the mafia were awake — so they are said in the morning, after the
+        # night's news; whether a removal cancels today's vote is known only then, too (seed 004
+        # §7 «unless this player has been "killed" at night»)
+        self.night_penalties: list[tuple[str, int, int]] = []
         self.shot_out: list[int] = []
 
     def public_nominations(self) -> list[int]:
@@ -77,8 +79,8 @@ class ClassicGame(BaseGame):
     def announce_morning(self, deaths, attempt, notes) -> None:
         left = notes.get("left", [])
         self.shot_out = list(notes.get("shot_out", []))
-        # one the referee removed in the night after the mafia shot him was shot all the same
-        shot = [s for s in deaths if s not in left] + self.shot_out
+        # one the referee removed in the night whom the mafia shot was shot all the same
+        shot = [s for s in deaths if s not in left and s not in notes.get("removed", ())]
         if self.night_no > 0:
             if shot:
                 # "the morning is not good" once, however many are killed (a maniac's or a second
@@ -88,26 +90,54 @@ class ClassicGame(BaseGame):
                     self._say("morning_bad_also", seat=s)
             else:
                 self._say("morning_good")
+        # one shot in the night whose leaving cancels no vote hears so — unless another one who
+        # left, or whom the referee removed, and was not shot cancels today's vote all the same:
+        # "today's vote is held" and then "today's vote is cancelled" would contradict each other
+        held = not left and not notes.get("removed")
         # seed 004 §5: «Leave of the gaming table» is a dismissal, so whoever left in the night
         # is not among the killed, and nobody who has left the table speaks last words
         for s in deaths:
             if s in self.left_tonight:
                 self._say("left_table_at_night", seat=s)
-                if s not in left:
+                if s not in left and held:
                     self._say("vote_held_shot", seat=s)
-        for s in self.shot_out:
-            self._say("vote_held_shot", seat=s)
+        self._announce_night_penalties(deaths, held)
+
+    def _announce_night_penalties(self, deaths: list[int], held: bool) -> None:
+        """The referee's night, said after the night's news: each player's once, in the order the
+        referee first gave him one, with what it does as seed 004 §6 says — the third foul skips
+        the next speech, the fourth, or a dismissal (§5), puts him out without last words."""
+        for seat in dict.fromkeys(s for _, s, _ in self.night_penalties):
+            mine = [(kind, n) for kind, s, n in self.night_penalties if s == seat]
+            fouls = [n for kind, n in mine if kind == "foul"]
+            st = self.seats[seat]
+            if fouls:
+                st.fouls = fouls[-1]
+                self._say("night_foul", seat=seat, n=len(fouls), total=st.fouls)
+                if st.fouls == 3 and seat not in deaths and seat not in self.removed_tonight:
+                    # killed tonight, he speaks his last words, not a next speech
+                    st.skip_next_speech = True
+                    self._say("third_foul", seat=seat)
+                elif st.fouls >= 4:
+                    self._say("fouled_out", seat=seat)
+            if any(kind == "disqualified" for kind, _ in mine):
+                self._say("night_disqualified", seat=seat)
+            if seat in self.shot_out and held:
+                self._say("vote_held_shot", seat=seat)
+        self.night_penalties = []
 
     def after_dawn(self, deaths) -> None:
         # seed 004 §7: a dismissal cancels the next vote — today's, as the night is over — unless
         # the mafia shot him; the table hears it with the news, not only when the speeches are over
+        out = set(self.removed_tonight)
         removed = [(s, c) for s, c in self.removed_tonight.items() if s not in self.shot_out]
         removed += [(s, "left") for s in deaths if self.causes.get(s) == "left"]
         self.removed_tonight, self.shot_out = {}, []
         if removed:
             self._cancel_vote(self.day, removed[0][1], removed[0][0])
             self._say("vote_cancelled_today")
-        speakers = [s for s in deaths if s not in self.left_tonight]
+        # nobody the referee removed speaks last words, shot or not (seed 004 §6)
+        speakers = [s for s in deaths if s not in self.left_tonight and s not in out]
         if speakers and self.rules["last_words_after_shot"]:
             self._give_last_words(speakers, then=self._begin_day)
         else:
@@ -393,6 +423,8 @@ class ClassicGame(BaseGame):
             raise Refused("reject_seat_out", {"seat": seat})
         if self.state == "setup":
             raise Refused("reject_not_started")
+        if self.state == "night":
+            return self._night_penalty(seat, "fouls")
         st = self.seats[seat]
         st.fouls += 1
         self._record("foul", seat=seat, count=st.fouls)
@@ -421,9 +453,55 @@ class ClassicGame(BaseGame):
             self._record("disqualification", seat=seat)
             return self._lose_last_words(seat, "disqualified")
         self._living_seat(seat)
+        if self.state == "night":
+            return self._night_penalty(seat, "disqualified")
         self._record("disqualification", seat=seat)
         self._say("disqualified", seat=seat)
         self._remove(seat, "disqualified")
+
+    def held_for_host(self) -> list[tuple[str, dict]]:
+        held = []
+        for kind, seat, n in self.night_penalties:
+            if kind == "disqualified":
+                held.append(("night_disqualified_held", {"seat": seat}))
+            else:
+                held.append(("night_foul_held", {"seat": seat, "n": n}) if n < 4 else ("night_fouled_out_held", {"seat": seat}))
+        return held
+
+    def _fouls_given(self, seat: int) -> int:
+        """His fouls with tonight's, which the table hears only in the morning."""
+        tonight = [n for kind, s, n in self.night_penalties if kind == "foul" and s == seat]
+        return tonight[-1] if tonight else self.seats[seat].fouls
+
+    def _night_penalty(self, seat: int, cause: str, defeat: str | None = None) -> None:
+        """A foul ("fouls") or a dismissal given at night: recorded at once (the protocol tells the
+        night it was given in), confirmed to the host alone, and said to the table in the morning.
+        Nothing of it reaches a line, a phone or the step's time: "Player 3, foul" said in the
+        mafia's step would tell the sleeping table that seat 3 moved while the mafia were awake.
+        A removal is immediate (seed 004 §5: «immediately result in player's dismissal»): he acts
+        no more tonight — a dismissed mafioso's shot is no more the mafia's — but for the others he
+        is at the table until the morning says otherwise, a seat they may still choose, as one who
+        left the table unwell is; who may not know he is gone must not be told by a refused tap."""
+        if self.gone_tonight(seat):
+            raise Refused("reject_seat_out", {"seat": seat})
+        if defeat is not None:
+            # the Maniac's defeat, his dismissal (a team of one, seed 002): recorded as given
+            self._record("defeat", seat=seat, team=defeat)
+        if cause == "fouls":
+            n = self._fouls_given(seat) + 1
+            self._record("foul", seat=seat, count=n)
+            self.night_penalties.append(("foul", seat, n))
+        else:
+            if defeat is None:
+                self._record("disqualification", seat=seat)
+            self.night_penalties.append(("disqualified", seat, 0))
+        line, args = self.held_for_host()[-1]
+        self._host(line, **args)
+        if cause == "fouls" and n < 4:
+            return
+        self.removed_tonight[seat] = cause
+        if not self.fixed_night_steps and self._step_complete():
+            self._next_step()  # replay and simulation: nobody awake is left to act in this step
 
     def _defeat(self, seat: int) -> None:
         """seed 004 §5: a vow («I swear I'm a citizen»), extortion, threats or bribery, or hints from
@@ -436,6 +514,8 @@ class ClassicGame(BaseGame):
             # a team of one (seed 002's Maniac above ten seats): his defeat is his dismissal, and
             # the town and the mafia play on; said as a disqualification, so his role stays secret
             self._living_seat(seat)
+            if self.state == "night":
+                return self._night_penalty(seat, "disqualified", defeat=team)
             self._record("defeat", seat=seat, team=team)
             self._say("disqualified", seat=seat)
             return self._remove(seat, "disqualified")
@@ -467,22 +547,12 @@ class ClassicGame(BaseGame):
         self._record("vote_cancel_pending", day=day, reason=reason, seat=seat)
 
     def _remove(self, seat: int, cause: str) -> None:
-        """A player out by the referee (a fourth foul, a disqualification) or who left the table."""
+        """A player out by the referee (a fourth foul, a disqualification) or who left the table,
+        by day: at night the removal waits for the morning (`_night_penalty`)."""
         state = self.state
-        if state == "night":
-            # out at once (he acts no more tonight, and is no longer a choice), but which vote goes
-            # is said at dawn: a shot the mafia fired at him before makes him killed, and then no
-            # vote is cancelled (seed 004 §7 «unless this player has been "killed" at night»)
-            self.removed_tonight[seat] = cause
-
-            def after_night_removal() -> None:
-                if not self.fixed_night_steps and self._step_complete():
-                    self._next_step()
-
-            return self._eliminate([seat], cause, then=after_night_removal, moment="now")
         # seed 004 §7: «the current or next vote is cancelled … If the vote result has been decided
         # before dismissal and the dismissed player is not the one exiled, the next vote is
-        # cancelled»: decided once the exiled speaks his last words, and at night (no vote is open)
+        # cancelled»: decided once the exiled speaks his last words
         decided = state == "last_words" and self.after_last_words == self._go_night
         self._cancel_vote(self.day + 1 if decided else self.day, cause, seat)
         was_speaker = self.speaker == seat

@@ -24,6 +24,17 @@ class Tell:
 
 
 @dataclass(frozen=True, slots=True)
+class HostLine:
+    """A line for the host alone — the referee who typed or tapped the input, at the console or on
+    a host screen: a foul or a dismissal given at night is confirmed to him and said to the table
+    only in the morning (seed 004 §5-7), since the sleeping table must not hear who moved while a
+    role was awake. Never spoken, never on a phone."""
+
+    line: str
+    args: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class Timer:
     """Start the phase timer (replacing any running one); name None stops it. With `cue`, the
     narrator says `Say("time_left", {"time": cue})` that many seconds before it runs out.
@@ -60,4 +71,4 @@ class Reject:
     seat: int | None = None
 
 
-Effect = Say | Tell | Timer | Record | Reject
+Effect = Say | Tell | HostLine | Timer | Record | Reject

@@ -19,7 +19,7 @@ from ..rules import wins
 from ..rules.dealing import validate_deal
 from ..rules.roles import KAMIKAZE_ROLES, MAFIA, TOWN, team_of
 from ..rules.variants import NightStep, Variant
-from .effects import Effect, Record, Reject, Say, Tell, Timer
+from .effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .events import Deal, Defeat, Disqualify, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout, event_to_dict
 from .night import ACTIONS, CHOICES, checked_tonight, resolve_dawn
 
@@ -89,6 +89,10 @@ class BaseGame:
         self.blocked: set[int] = set()
         self.leaving: list[int] = []
         self.left_tonight: set[int] = set()  # who left unwell last night (announced among the dead)
+        # removed by the referee tonight (seat -> cause: "fouls", "disqualified"), said to the table
+        # only at dawn (classic, seed 004 §5-7): out from that moment — he acts no more — but still
+        # at the table for the others until the morning says he is gone
+        self.removed_tonight: dict[int, str] = {}
         self.last_protected: dict[int, tuple[int, bool]] = {}  # protector -> (seat, save succeeded)
         self.inspected: dict[int, int] = {}  # seat -> times checked by the inspector
         # last words and chain deaths
@@ -138,8 +142,14 @@ class BaseGame:
         """The living seats whose role acts in this night step. SECRET: never send it anywhere."""
         if self.step is None:
             return []
-        # one who left the table tonight acts no more: the step does not wait for him
-        return [s for s in self._awake if self.seats[s].alive and s not in self.leaving]
+        # one who left the table tonight, or whom the referee removed, acts no more: the step does
+        # not wait for him
+        return [s for s in self._awake if self.seats[s].alive and not self.gone_tonight(s)]
+
+    def gone_tonight(self, seat: int) -> bool:
+        """Out of tonight's acting, though the morning has not said so yet: he left the table
+        unwell, or the referee removed him (a fourth foul, a disqualification)."""
+        return seat in self.leaving or seat in self.removed_tonight
 
     def awaiting(self) -> tuple[str, dict]:
         """What the game waits for, as a line id and args (rendered in the table's language)."""
@@ -212,6 +222,11 @@ class BaseGame:
     def host_may_revoke(self) -> bool:
         """A withdrawal the host screen could give now (without naming who withdraws)."""
         return False
+
+    def held_for_host(self) -> list[tuple[str, dict]]:
+        """What the host was told tonight and the table hears only in the morning, as (line,
+        args): the referee's night penalties (classic). For the host's eyes alone."""
+        return []
 
     def public_view(self) -> dict:
         """Everything the whole table may see: never a role before the game is over."""
@@ -339,6 +354,9 @@ class BaseGame:
 
     def _tell(self, to: int, line: str, **args) -> None:
         self.out.append(Tell(to, line, args))
+
+    def _host(self, line: str, **args) -> None:
+        self.out.append(HostLine(line, args))
 
     def _record(self, type_: str, **data) -> None:
         self.out.append(Record({"type": type_, **data}))
@@ -549,8 +567,9 @@ class BaseGame:
         step = self.step
         if step is None or step.action is None:
             raise Refused("reject_nothing_to_do", {"seat": seat}, private=True)
-        if seat in self.leaving:
-            # he has left the table: from that moment he acts no more (his choices are void at dawn)
+        if self.gone_tonight(seat):
+            # he has left the table, or the referee removed him: from that moment he acts no more
+            # (his choices are void at dawn)
             raise Refused("reject_seat_out", {"seat": seat}, private=True)
         if seat not in self._awake:
             raise Refused("reject_not_awake", {"seat": seat}, private=True)
@@ -590,9 +609,10 @@ class BaseGame:
             self.after_dawn(deaths)
 
         if deaths:
-            # one who left and was shot the same night was shot: the shot was fired at a player
-            # still in the game (a leave takes effect at dawn)
-            causes = {s: ("left" if s in notes.get("left", ()) else "shot") for s in deaths}
+            # one who left, or whom the referee removed, and was shot the same night was shot: the
+            # shot was fired at a player still at the table (a leave or a removal at night takes
+            # effect on the table at dawn)
+            causes = {s: notes.get("causes", {}).get(s, "shot") for s in deaths}
             self._eliminate(deaths, causes, then=after_deaths, moment="dawn")
         else:
             after_deaths()
@@ -627,6 +647,8 @@ class BaseGame:
         seat = self._living_seat(ev.seat)
         if self.state != "night":
             raise Refused("reject_leave_now")
+        if seat in self.removed_tonight:
+            raise Refused("reject_seat_out", {"seat": seat})  # the referee has removed him already
         if seat not in self.leaving:
             # announced as shot in the morning (seed 000), so nobody learns it was not the mafia
             self.leaving.append(seat)

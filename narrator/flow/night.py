@@ -188,14 +188,16 @@ FINAL = (check_sheriff_action, check_mafia_action, check_team, inspect, watch)
 
 def resolve_dawn(g) -> tuple[list[int], bool, dict]:
     """The night's deaths in order, whether a kill was prevented, and notes: "left", the players
-    who left unwell that night and were not also killed (they come last among the deaths), and
-    "shot_out", those the mafia shot whom the referee removed later that night (out already)."""
+    who left unwell that night and were not also killed, "removed", those the referee removed that
+    night and the mafia did not kill (both come last among the deaths), "shot_out", those the
+    referee removed whom the mafia shot, and "causes", how each death that is no shot came."""
     kills: list[int] = []
     attempt = False
-    # one who left the table in the night acts no more from that moment: his choices are void and
-    # the mafia's shot needs only those still at the table (seed 004 §4.5 «all "mafia" players
-    # present at the table»), as for one the referee removed in the night
-    leaving = set(g.leaving)
+    # one who left the table in the night, or whom the referee removed, acts no more from that
+    # moment: his choices are void and the mafia's shot needs only those still at the table
+    # (seed 004 §4.5 «all "mafia" players present at the table»)
+    removed = dict(g.removed_tonight)
+    leaving = set(g.leaving) | set(removed)
     present = [s for s in g.alive if s not in leaving]
     for step in g.steps:
         choices = {s: t for s, t in g.intents.get(step.name, {}).items() if g.seats[s].alive and s not in leaving}
@@ -232,21 +234,20 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
                 # a night without a save leaves nobody to change from
                 del g.last_protected[s]
     deaths: list[int] = []
-    shot_out: list[int] = []
-    removed = getattr(g, "removed_tonight", {})
     for k in kills:
         if not g.seats[k].alive:
-            # removed by the referee after the mafia shot him (a fourth foul, a disqualification):
-            # he is out already, without last words, but he was shot — seed 004 §7 «unless this
-            # player has been "killed" at night» — as one who left the table and was shot is
-            if k in removed and k not in shot_out and k not in protected:
-                shot_out.append(k)
             continue
         if k in protected:
             attempt = True
         elif k not in deaths:
             deaths.append(k)
+    # removed by the referee and shot the same night, in whichever order: he was shot — seed 004
+    # §7 «unless this player has been "killed" at night» — as one who left the table and was shot
+    # is; nobody at the table saw which came first, so the order must not change the night
+    shot_out = [s for s in removed if s in deaths]
     left = [s for s in g.leaving if g.seats[s].alive and s not in deaths]
-    deaths += left
+    out = [s for s in removed if g.seats[s].alive and s not in deaths and s not in left]
+    deaths += left + out
+    causes = {s: "left" for s in left} | {s: removed[s] for s in out}
     g.leaving = []
-    return deaths, attempt, {"left": left, "shot_out": shot_out}
+    return deaths, attempt, {"left": left, "removed": out, "shot_out": shot_out, "causes": causes}

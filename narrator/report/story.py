@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ..rules.roles import TEAM_OF
 
 # entries that happen during a speech without ending it
-_DURING_SPEECH = {"nomination", "revocation", "foul", "timer", "say", "tell", "input", "rejected",
+_DURING_SPEECH = {"nomination", "revocation", "foul", "timer", "say", "tell", "host", "input", "rejected",
                   "accusation", "vote_cancel_pending", "extension", "disqualification"}
 
 
@@ -93,7 +93,7 @@ def build(entries: list[dict]) -> Story:
             if speech is not None and e.get("name") and "allowed" not in speech:
                 speech["allowed"] = e.get("seconds")
             continue
-        if kind in ("say", "tell", "rejected", "game_start"):
+        if kind in ("say", "tell", "host", "rejected", "game_start"):
             continue
         if kind == "deal":
             story.roles = {int(s): r for s, r in (e.get("roles") or {}).items() if str(s).isdigit()}

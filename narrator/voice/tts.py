@@ -503,8 +503,11 @@ class SpeechOutput:
         order of the voice file (the night's lines before the day's): rendered ahead."""
         texts = []
         for name, template in self.voice.lines.items():
-            if not isinstance(template, str) or name.startswith(("check_", "awaiting_", "step_", "state_", "your_")):
-                continue  # check results are private; awaiting/step/state texts are console help
+            if (not isinstance(template, str) or name.startswith(("check_", "awaiting_", "step_", "state_", "your_", "private_"))
+                    or name.endswith("_held")):
+                # check results are private; awaiting/step/state texts are console help; the labels
+                # of private lines and the host's own lines (a foul noted at night) are never spoken
+                continue
             if "{" not in template:
                 texts.append(self.voice.render(name, spoken=True))
             elif _SEAT_ONLY.match(template):

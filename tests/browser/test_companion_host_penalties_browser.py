@@ -115,3 +115,43 @@ def test_rule_systems_without_a_referee_show_no_penalty_buttons():
                 await page.context.close()
 
     asyncio.run(main())
+
+
+def test_a_foul_given_at_night_on_the_host_screen_is_the_hosts_alone_until_the_morning_says_it():
+    # seed 004 §4.5 «During the night each player must not speak, move»: "Player 6, foul" in the
+    # mafia's step would tell the sleeping table who moved. The host screen shows it under "Said in
+    # the morning"; a sleeping phone gets nothing at all; the morning says it after the night's news
+    need_browser()
+    from seat_pages import seated
+
+    cfg = config("classic", "ru", '1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff"')
+
+    async def main():
+        async with launched() as browser:
+            async with Table(cfg) as t:
+                page = await host_page(browser, t)
+                phones, _ = await seated(t, browser, [7])
+                sleeper = phones[7]
+                await t.to_night_one()
+                await t.settle()
+                g, hub = t.live.game, t.companion.hub
+                caption = await sleeper.locator("#caption").inner_text()
+                sent = len(hub.sent)
+                await expect(page.get_by_test_id("held")).to_be_hidden()
+                await page.get_by_test_id("seat").fill("6")
+                await page.get_by_test_id("foul").click()
+                await expect(page.get_by_test_id("held")).to_have_text("Фол номер 1 игроку 6 записан: стол услышит о нём утром.")
+                await press(page, 9, "disqualify", accept=True)
+                await expect(page.get_by_test_id("held")).to_contain_text("Дисквалификация игрока 9 записана")
+                await t.settle()
+                assert hub.sent[sent:] == []                       # not a byte to any phone
+                assert await sleeper.locator("#caption").inner_text() == caption
+                assert 9 in g.alive and g.public_view()["fouls"] == {}
+                await t.end_night()
+                await expect(sleeper.locator("#caption")).to_contain_text("Этой ночью игрок 6 получил фол: фол номер 1.")
+                await expect(sleeper.locator("#caption")).to_contain_text("Этой ночью игрок 9 дисквалифицирован")
+                await expect(page.get_by_test_id("held")).to_be_hidden()
+                await expect(page.get_by_test_id("fouls")).to_have_text("6: 1")
+                await page.context.close()
+
+    asyncio.run(main())
