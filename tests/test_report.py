@@ -177,6 +177,20 @@ def test_the_accused_s_last_word_is_a_speech_of_the_story_with_its_own_length(tm
         assert vote["t"] > end["t"]  # the first hand of the vote came later: it is not the end of the speech
 
 
+def test_a_hungariq_day_that_runs_out_with_nobody_accused_says_so(tmp_path):
+    """Seed 001: the day ends when its time is over; a day with no accusation was an empty box."""
+    path = ROOT / "tests/transcripts/hungariq_hu_simulated.txt"
+    assert "#   Vége a napnak." in path.read_text(encoding="utf-8").split("say ")[0]  # day 1: time up, nobody accused
+    html = render(read_game(protocol_file(path, tmp_path)))
+    day = html[html.index('id="day-1"'):html.index('id="night-1"')]
+    assert "Senkit sem vádoltak meg: lejárt a nap" in day
+    # and no day is an empty box: each has its accusations, or says there were none (the last one
+    # is the morning the game ended with)
+    days = re.findall(r'id="day-\d+">(.*?)</section>', html)
+    assert all(("megvádolja" in d) != ("Senkit sem vádoltak meg" in d) for d in days[:-1])
+    assert "A játék véget ért" in days[-1]
+
+
 def test_hungariq_accusations_with_support_and_execution_votes(tmp_path):
     html = render(read_game(protocol_file(ROOT / "tests/transcripts/hungariq_hu_simulated.txt", tmp_path)))
     assert "megvádolja" in html and "Támogatják a vádat" in html and "kivégzése" in html

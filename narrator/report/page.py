@@ -222,6 +222,10 @@ class Page:
             flush()
             out.append(self.vote(item) if k == "vote" else self.eliminated(item) if k == "eliminated" else self.event(item))
         flush()
+        if (any(i["kind"] == "accusations" for i in p.items) and not any(i["kind"] == "accusation" for i in p.items)
+                and p is not self.story.periods[-1]):
+            # a hungariq day whose time ran out with nobody accused: said, not an empty day
+            out.append(f'<p class="note">{self.w("no_accusations")}</p>')
         return "".join(out)
 
     def speech_list(self, items: list[dict]) -> str:
