@@ -658,7 +658,7 @@ def cmd_resume(args) -> int:
         first = live.start_effects()
         console.print(Text(live.voice.console_text("resumed", {"n": len(events), "path": str(jpath)}), style="dim"), soft_wrap=True)
         return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
-    first = live.start_effects(replayed=events, timer_mark=contents.timer_mark, timer_marks=contents.timer_marks)
+    first = live.start_effects(replayed=events, timer_marks=contents.timer_marks)
     initial, journaled = [], False
     if live.game.state == "setup":
         # stopped before a deal was applied: nobody has seen a role yet, so deal now

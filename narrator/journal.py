@@ -123,13 +123,32 @@ def _in_the_way(path: Path) -> Path | None:
     return None
 
 
+def _then_resume(path: Path) -> Worded:
+    p = str(path)
+    return _said("then_resume", f"then `narrator resume --journal {p}`", path=p)
+
+
+def _fix_permissions(then: Worded) -> Worded:
+    """The one wording of the permission fix, whether writing or reading was refused."""
+    return _said("fix_permissions", f"fix the permissions, {then}", then=then)
+
+
+def _disk_failed(path: Path, advice: Worded | None = None) -> JournalError:
+    """A failing disk under the journal, found writing it or reading it back: the one wording of
+    the copy advice, as a copy on a good disk resumes the game (`advice` instead for a game that
+    never started: there is nothing on that disk to save)."""
+    p = str(path)
+    return JournalError(path, _said("disk_failed", "the disk failed (input/output error)"),
+                        advice or _said("disk_check_copy", f"check the disk; copy {p} to a good disk, then "
+                                        "`narrator resume --journal <the copy>`", path=p))
+
+
 def io_error(path: Path, exc: OSError, resume: bool = True) -> JournalError:
     """The words for an OSError met while opening or writing the journal at `path`: `resume` when
     a game is under way (resume it once fixed), else the game could not start (start it again, or
     choose another file)."""
     p = str(path)
-    then = (_said("then_resume", f"then `narrator resume --journal {p}`", path=p) if resume
-            else _said("then_restart", "then start the game again"))
+    then = _then_resume(path) if resume else _said("then_restart", "then start the game again")
     elsewhere = _said("then_elsewhere", "or choose a journal on another disk (`narrator play --journal F`)")
     other_file = _said("then_other_file", "or choose another journal file (`narrator play --journal F`)")
     code = exc.errno
@@ -154,14 +173,9 @@ def io_error(path: Path, exc: OSError, resume: bool = True) -> JournalError:
         d = str(path.parent)
         reason = (_said("no_permission", "no permission to write this file") if path.exists()
                   else _said("no_permission_folder", f"no permission to write in {d}", folder=d))
-        return JournalError(path, reason, _said("fix_permissions", f"fix the permissions, {then if resume else other_file}",
-                                                then=then if resume else other_file))
+        return JournalError(path, reason, _fix_permissions(then if resume else other_file))
     if code == errno.EIO:
-        failed = _said("disk_failed", "the disk failed (input/output error)")
-        if not resume:
-            return JournalError(path, failed, _said("disk_check", f"check the disk, {elsewhere}", then=elsewhere))
-        return JournalError(path, failed, _said("disk_check_copy", f"check the disk; copy {p} to a good disk, then "
-                                                "`narrator resume --journal <the copy>`", path=p))
+        return _disk_failed(path, None if resume else _said("disk_check", f"check the disk, {elsewhere}", then=elsewhere))
     error = exc.strerror or str(exc)
     return JournalError(path, _said("cannot_write", f"the journal cannot be written ({error})", error=error),
                         _said("fix_that", f"fix that, {then}", then=then))
@@ -171,7 +185,7 @@ def read_error(path: Path, exc: OSError) -> JournalError:
     """The words for an OSError met while opening the journal of a game to resume: the file is
     there, but it cannot be read as it is (no permission, a folder, a failing disk)."""
     p = str(path)
-    then = _said("then_resume", f"then `narrator resume --journal {p}`", path=p)
+    then = _then_resume(path)
     code = exc.errno
     if code == errno.EISDIR or path.is_dir():
         return JournalError(path, _said("is_folder", "this is a folder, not a file"),
@@ -179,11 +193,9 @@ def read_error(path: Path, exc: OSError) -> JournalError:
                                   "or type only `narrator resume` for the last unfinished game", path=p))
     if code in (errno.EACCES, errno.EPERM):
         return JournalError(path, _said("no_permission_read", "no permission to read this file"),
-                            _said("fix_permissions", f"fix the permissions, {then}", then=then))
+                            _fix_permissions(then))
     if code == errno.EIO:
-        return JournalError(path, _said("disk_failed", "the disk failed (input/output error)"),
-                            _said("disk_check_copy", f"check the disk; copy {p} to a good disk, then "
-                                  "`narrator resume --journal <the copy>`", path=p))
+        return _disk_failed(path)
     error = exc.strerror or str(exc)
     return JournalError(path, _said("cannot_read", f"the journal cannot be read ({error})", error=error),
                         _said("fix_that", f"fix that, {then}", then=then))
@@ -244,10 +256,14 @@ class JournalContents:
     ends: list[int] = field(default_factory=list)  # the byte offset just after each event's line
     header_end: int = 0
     total_lines: int = 0
-    timer_mark: tuple[int, float] | None = None  # the last (timer number, seconds left) noted
-    # the last mark of each timer: a day's clock held during a trial keeps its own mark while the
-    # trial's timers note theirs (hungariq, seed 001)
+    # the last mark of each timer, in the order of their last marks: a day's clock held during a
+    # trial keeps its own mark while the trial's timers note theirs (hungariq, seed 001)
     timer_marks: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def timer_mark(self) -> tuple[int, float] | None:
+        """The last (timer number, seconds left) noted."""
+        return next(reversed(self.timer_marks.items()), None)
 
     def damage_at(self, i: int, what: Worded | str) -> Damage:
         """The damage of event i (an event the game cannot take): keep what comes before it."""
@@ -504,7 +520,7 @@ def _body_line(obj, contents: JournalContents, n: int) -> Worded | None:
         if (not isinstance(number, int) or isinstance(number, bool) or number < 1
                 or not isinstance(left, (int, float)) or isinstance(left, bool) or not 0 <= left < 1e6):
             return why("timer", "damaged timer mark")
-        contents.timer_mark = (number, float(left))
+        contents.timer_marks.pop(number, None)  # to the end: the last noted is the last key
         contents.timer_marks[number] = float(left)
     elif "revealed" in obj:
         seat = obj["revealed"]

@@ -226,8 +226,7 @@ class LiveSession:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
 
     # ------------------------------------------------------------------ running
-    def start_effects(self, replayed: list[Event] | None = None, timer_mark: tuple[int, float] | None = None,
-                      timer_marks: dict[int, float] | None = None) -> list[Effect]:
+    def start_effects(self, replayed: list[Event] | None = None, timer_marks: dict[int, float] | None = None) -> list[Effect]:
         """Start the game, or rebuild it from journaled events (resume); returns what to show now.
         On a resume: "The game goes on where it stopped.", the lines that opened the running
         step ("The Sheriff wakes up…", "Player 3, you have a minute.") said again — the table
@@ -238,18 +237,16 @@ class LiveSession:
         still running. The lines said again are public lines (a night step's are the same
         whoever is awake or alive), so saying them again tells nobody anything new.
 
-        A day timer goes on with what the journal's last `timer_mark` says it had left ("Player
+        A day timer goes on with what the journal's last mark of it says it had left ("Player
         3, you have 40 seconds."): a speaker cut off at 40 of 60 s gets the rest, not a fresh
         minute. A night step starts again from full, whoever is awake: its length tells nothing.
         A day's clock held by a trial (hungariq) is held again with what its mark says it had: a
         resume in the middle of a trial gives the table what was left of its day, not a fresh one.
-        `timer_marks`: each timer's last mark (`timer_mark`, the last of all, when only it is known)."""
+        `timer_marks`: each timer's last mark (timer number → seconds left)."""
         effects = self.session.start()
         if not replayed:
             return effects
         marks = dict(timer_marks or {})
-        if timer_mark is not None and timer_mark[0] not in marks:
-            marks[timer_mark[0]] = timer_mark[1]
         clock: tuple[str, float, int] | None = None  # the day's clock: name, what it had at its start, number
         last_timer = None
         told: list[Tell] = []

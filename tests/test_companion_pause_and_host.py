@@ -344,7 +344,7 @@ def test_a_paused_game_that_crashes_comes_back_as_it_stood_at_the_pause(tmp_path
     left = asyncio.run(main())
     contents = read(path)
     again = ManualClockSession(cfg, None)
-    first = again.start_effects(replayed=contents.events, timer_mark=contents.timer_mark, timer_marks=contents.timer_marks)
+    first = again.start_effects(replayed=contents.events, timer_marks=contents.timer_marks)
     assert again.game.state == "speeches" and again.game.speaker == 1
     assert not again.game.public_nominations()
     timer = [e for e in first if type(e).__name__ == "Timer"][-1]

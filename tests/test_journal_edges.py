@@ -447,3 +447,19 @@ def test_a_last_line_cut_by_a_power_cut_is_named_as_left_out_and_the_game_goes_o
     assert r.returncode == 0, r.stderr
     assert f"{path}:8: {WORDS[lang]['torn']}" in r.stderr, r.stderr
     assert len(read(path).events) == 6  # that input was never applied
+
+
+def test_the_journals_last_timer_mark_is_the_last_noted_and_each_timer_keeps_its_own(tmp_path):
+    """A day timer's time left is noted as it runs; a resume gives what the last note says. The
+    last mark is the last one noted, even of a timer noted before another (hungariq's day clock,
+    timer 3, noted as an accusation holds it, the trial's timer 4 noting its own, then the day's
+    clock noted again: seed 001), and each timer keeps its own last mark."""
+    path = a_game(tmp_path / "game.jsonl")
+    assert read(path).timer_mark is None and read(path).timer_marks == {}
+    j = Journal.reopen(path)
+    for number, left in ((3, 412.0), (4, 5.0), (3, 407.0)):
+        j.timer_mark(number, left)
+    j.close()
+    contents = read(path)
+    assert contents.timer_mark == (3, 407.0)
+    assert contents.timer_marks == {4: 5.0, 3: 407.0}

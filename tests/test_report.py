@@ -124,6 +124,73 @@ def test_sverige_hand_votes_and_the_extension(tmp_path):
     assert "Maffia Sverige" in html and html.count('<div class="vote">') >= 3
 
 
+def test_a_sverige_day_that_ends_with_nobody_nominated_says_there_is_no_vote(tmp_path):
+    """Seed 000: nobody nominated when the last call ends — nobody is hanged that day ("Ingen är
+    nominerad: ingen hängs i dag."). The report said "Nominerade:" with nobody after it."""
+    path = ROOT / "tests/transcripts/sverige_sv_simulated.txt"
+    assert "#   Ingen är nominerad: ingen hängs i dag." in path.read_text(encoding="utf-8")
+    html = render(read_game(protocol_file(path, tmp_path)))
+    day = html[html.index('id="day-2"'):html.index('id="night-2"')]
+    assert "Inga nomineringar: ingen omröstning" in day
+    assert not re.search(r"Nominerade: *<", day) and 'class="vote"' not in day
+
+
+def test_the_accused_s_last_word_is_a_speech_of_the_story_with_its_own_length(tmp_path):
+    """Seed 001: a trial is the support vote, the discussion, the accused's last word, the execution
+    vote. The last word was missing from the report (the protocol had no speech for it); it is
+    drawn before the execution vote, as long as it was: from its start to the "thank you" or the
+    time up that ended it, not to the first hand of the vote after it (a journal of a played game)."""
+    import random
+
+    from narrator.flow.events import event_to_dict
+    from narrator.journal import Journal
+    from narrator.report.story import build
+    from narrator.session import Session
+    from narrator.simulate import RandomPlayer
+
+    text = 'variant = "hungariq"\nlanguage = "en"\nseats = 12\n'
+    journal = Journal.create(tmp_path / "journal.jsonl", "club.toml", text, {})
+    session = Session(parse_config(text), fixed_night_steps=True)  # as live play keeps the night
+    session.start()
+    clock, rng = 1000.0, random.Random(4)
+    player = RandomPlayer(random.Random(7), illegal_rate=0, skill=0.6)
+    events = [session.dealing_event(random.Random(1))]
+    while session.game.state != "over":
+        ev = events.pop() if events else player.legal(session.game)
+        clock += rng.randint(3, 40)
+        journal._write({"t": clock, "event": event_to_dict(ev)})
+        session.feed(ev)
+    journal.finish(session.game.winner)
+    journal.close()
+    record = read_game(tmp_path / "journal.jsonl")
+    entries = record.entries
+    words = [i for i, e in enumerate(entries) if e["type"] == "speech" and e["kind"] == "accused_last_word"]
+    assert words, "the game had a trial"
+    drawn = [i for p in build(entries).periods for i in p.items if i.get("speech") == "accused_last_word"]
+    assert len(drawn) == len(words)
+    html = render(record)
+    assert html.count("the accused&#x27;s last word") == len(words)
+    for i, item in zip(words, drawn):
+        end = next(e for e in entries[i:] if e["type"] == "input" and e["event"]["type"] in ("end_speech", "timeout"))
+        vote = next(e for e in entries[i:] if e["type"] == "vote")
+        assert item["seconds"] == round(end["t"] - entries[i]["t"]) and item["timed_out"] == (end["event"]["type"] == "timeout")
+        assert vote["t"] > end["t"]  # the first hand of the vote came later: it is not the end of the speech
+
+
+def test_a_hungariq_day_that_runs_out_with_nobody_accused_says_so(tmp_path):
+    """Seed 001: the day ends when its time is over; a day with no accusation was an empty box."""
+    path = ROOT / "tests/transcripts/hungariq_hu_simulated.txt"
+    assert "#   Vége a napnak." in path.read_text(encoding="utf-8").split("say ")[0]  # day 1: time up, nobody accused
+    html = render(read_game(protocol_file(path, tmp_path)))
+    day = html[html.index('id="day-1"'):html.index('id="night-1"')]
+    assert "Senkit sem vádoltak meg: lejárt a nap" in day
+    # and no day is an empty box: each has its accusations, or says there were none (the last one
+    # is the morning the game ended with)
+    days = re.findall(r'id="day-\d+">(.*?)</section>', html)
+    assert all(("megvádolja" in d) != ("Senkit sem vádoltak meg" in d) for d in days[:-1])
+    assert "A játék véget ért" in days[-1]
+
+
 def test_hungariq_accusations_with_support_and_execution_votes(tmp_path):
     html = render(read_game(protocol_file(ROOT / "tests/transcripts/hungariq_hu_simulated.txt", tmp_path)))
     assert "megvádolja" in html and "Támogatják a vádat" in html and "kivégzése" in html
@@ -249,6 +316,8 @@ def test_an_unfinished_protocol_is_reported_so_far(tmp_path):
     assert f"{cut}:121: a line cut short" in r.stderr
     html = (tmp_path / "cut.html").read_text(encoding="utf-8")
     assert "This game is unfinished" in html and "Day 1" in html
+    # the game has no end yet: the living are still in it, not "alive at the end"
+    assert "still in the game" in html and "alive at the end" not in html
 
 
 @pytest.mark.parametrize("content, message", [

@@ -146,3 +146,42 @@ def test_a_games_own_journal_gets_its_report_under_the_same_name(tmp_path):
     shutil.copy(path, own)
     written, _ = finish(live_on(cfg, own))
     assert written == [str(own.with_suffix(".html")), str(own.with_suffix(".protocol.jsonl"))]
+
+
+def test_a_speech_cut_by_a_crash_is_drawn_as_long_as_it_was_spoken_not_as_the_machine_was_down(tmp_path):
+    """A real `narrator play` dies of kill -9 two seconds into player 1's speech; the table waits
+    eight seconds, `narrator resume`s, and player 1 ends his speech two seconds later. The report
+    of that journal tells one story: one speech of player 1, of the seconds spoken after the
+    resume (the timer's note at the speech's start is the last moment known to be played), not of
+    the twelve the clock counted across the crash."""
+    import signal
+    import time
+
+    from narrator.report import read_game
+    from narrator.report.story import build
+    from test_journal_resume import CONFIG, start, wait_for_events
+
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(CONFIG)
+    journal = tmp_path / "journal.jsonl"
+    play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
+    play.stdin.write("timeout\ntimeout\ntimeout\n")  # night zero: the Don, the mafia, the Sheriff
+    play.stdin.flush()
+    wait_for_events(journal, 4)
+    time.sleep(2)
+    play.send_signal(signal.SIGKILL)
+    play.wait(timeout=10)
+    time.sleep(8)
+    resume = start(["resume", "--journal", str(journal)], tmp_path)
+    try:
+        time.sleep(2)
+        resume.stdin.write("say thank you\n")
+        resume.stdin.flush()
+        wait_for_events(journal, 5)
+    finally:
+        resume.kill()
+        resume.wait(timeout=10)
+    record = read_game(journal)
+    speeches = [i for p in build(record.entries).periods for i in p.items if i["kind"] == "speech"]
+    assert [s["seat"] for s in speeches] == [1, 2], speeches  # nothing doubled by the resume
+    assert 1 <= speeches[0]["seconds"] <= 5, speeches[0]

@@ -16,7 +16,7 @@ import pytest
 from conftest import Table
 from narrator.flow.effects import Record, Reject, Say, Tell, Timer
 from narrator.voice.ambience import FULL_RMS, Ambience, rain
-from narrator.voice.tts import TTS_RATE, Line, Player, Renderer, SpeechOutput
+from narrator.voice.tts import TTS_RATE, Line, Player, Renderer, SpeechOutput, make_renderer
 from voice_support import need
 
 
@@ -243,20 +243,29 @@ def test_a_night_with_the_masking_sound_through_the_sound_devices(tmp_path):
     nominate = espeak("I nominate player three", "en-us", tmp_path).astype(np.float32)
     thanks = espeak("thank you", "en-us", tmp_path).astype(np.float32)
     # the lines are on disk already, as after a table's first game: a line that is still being
-    # rendered when its turn comes holds the queue (the same for everybody, but not to the sample)
-    warm = Renderer("en-us", 320, 1.0, tmp_path / "cache" / "narrator" / "tts")
+    # rendered when its turn comes holds the queue (the same for everybody, but not to the sample).
+    # In the game's own voice: the cache is keyed by it, and warmed as "en-us" where the game speaks
+    # voices/en.toml's "en" it held no line the game could use. Each night line was then rendered
+    # as the game went, by a background thread at nice 10 that busy loops starve, or when its turn
+    # came: at load 9 the step before such a line sounded 4 s instead of 3 ([4, 5, 4])
     config = __import__("narrator.config", fromlist=["parse_config"]).parse_config(CONFIG.replace("{roles}", "{}"))
+    game_voice, _ = make_renderer(config)
+    warm = Renderer(game_voice.voice_id, game_voice.rate, game_voice.volume, tmp_path / "cache" / "narrator" / "tts")
     out = SpeechOutput(config, threading.Event(), renderer=warm, player=Player(None, TTS_RATE, threading.Event(),
                        open_stream=False), prerender=False)
     out.prerender()
     out.close()
     warm.get("Welcome to Mafia. 10 players at the table.")
+    warmed = {p.name for p in warm.cache_dir.iterdir()}
     tables = [("a", '{ 1 = "sheriff", 2 = "don", 3 = "mafia", 4 = "mafia" }', [nominate, thanks]),
               ("b", '{ 7 = "sheriff", 9 = "don", 5 = "mafia", 10 = "mafia" }', [thanks, nominate])]
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(2) as pool:  # two tables at once: each runs on its own real clock
         runs = list(pool.map(lambda t: play_night(tmp_path / t[0], t[1], t[2]), tables))
+    # the games found every line on disk: none had to be rendered while they played
+    rendered = sorted({p.name for p in warm.cache_dir.iterdir()} - warmed)
+    assert not rendered, rendered
     steps = []
     for sound, events, text, speaker, applied in runs:
         # the microphone heard nothing of the night: not the masking sound, not the narration, not

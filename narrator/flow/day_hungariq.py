@@ -159,6 +159,8 @@ class HungariqGame(BaseGame):
     def _to_last_word(self) -> None:
         self.to_accused_last_word()
         self.speaker = self.accused
+        # a speech like any other, so the game's story has it (seed 001: the accused's last word)
+        self._record("speech", seat=self.accused, kind="accused_last_word")
         self._say("accused_last_word", seat=self.accused)
         self._timer("last_word")
 

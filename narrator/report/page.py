@@ -11,6 +11,7 @@ import tomllib
 from functools import cache
 
 from ..language import load_voice
+from ..rules.variants import VARIANTS
 from .reader import GameRecord
 from .story import Period, Story, build
 
@@ -64,7 +65,9 @@ class Page:
         team = self.story.team(seat)
         name = self.rec.players.get(seat)
         label = f'<b>{esc(seat)}</b>' + (f' {esc(name)}' if name else "")
-        return f'<span class="p {team}" title="{self.role(self.story.roles.get(seat))}">{label}</span>'
+        # a long name is cut short with an ellipsis in the chip: the whole of it is in the hint
+        hint = (f'{esc(name)} — ' if name else "") + self.role(self.story.roles.get(seat))
+        return f'<span class="p {team}" title="{hint}">{label}</span>'
 
     def chips(self, seats) -> str:
         return " ".join(self.chip(s) for s in seats)
@@ -107,10 +110,10 @@ class Page:
             out = s.eliminated.get(seat)
             if out:
                 kind, n = out["period"]
-                when = self.period_name(kind, n)
+                when = self.period_name(kind, n, within=True)
                 fate = self.w("out_in", cause=self.w("cause_" + str(out["cause"])), when=when)
-            else:
-                fate = self.w("survived")
+            else:  # an unfinished game has no end yet to be alive at
+                fate = self.w("survived" if self.rec.finished else "still_in")
             flags = []
             extra = s.extras.get(seat)
             if extra == "lover":
@@ -127,10 +130,21 @@ class Page:
             )
         return f'<section class="deal"><h2>{self.w("deal")}</h2><ol>{"".join(rows)}</ol></section>'
 
-    def period_name(self, kind: str, n: int) -> str:
+    def starts_with_a_killing_night(self) -> bool:
+        """The rule system has no night zero: its game starts with a night the mafia kill in
+        (grundregeln, seed 003: «Das Spiel beginnt mit einer Nacht»). The protocol counts that
+        night 0 all the same."""
+        variant = VARIANTS.get(self.story.variant)
+        return variant is not None and not variant.night_zero
+
+    def period_name(self, kind: str, n: int, within: bool = False) -> str:
+        """A night's or day's name: a heading ("Day 2"), or `within` a sentence ("voted out, day 2")."""
+        pre = "when_" if within else ""
         if kind == "night":
-            return self.w("night_zero") if n == 0 else self.w("night", n=esc(n))
-        return self.w("day", n=esc(n))
+            if self.starts_with_a_killing_night():
+                return self.w(pre + "night", n=esc(n + 1))  # the first night, before day 1: no "night zero" there
+            return self.w(pre + "night_zero") if n == 0 else self.w(pre + "night", n=esc(n))
+        return self.w(pre + "day", n=esc(n))
 
     def period(self, p: Period) -> str:
         body = self.night(p) if p.kind == "night" else self.day(p)
@@ -166,7 +180,8 @@ class Page:
         for i in p.items:
             if i["kind"] == "shot" and i["seat"] is not None and i["seat"] not in dead:
                 out.append(f'<p class="note">{self.w("shot_survived", seat=self.chip(i["seat"]))}</p>')
-        if p.number > 0 and not deaths and any(i["kind"] == "shot" for i in p.items):
+        killing = p.number > 0 or self.starts_with_a_killing_night()
+        if killing and not deaths and any(i["kind"] == "shot" for i in p.items):
             out.append(f'<p class="quiet">{self.w("quiet_night")}</p>')
         return "".join(out)
 
@@ -207,6 +222,10 @@ class Page:
             flush()
             out.append(self.vote(item) if k == "vote" else self.eliminated(item) if k == "eliminated" else self.event(item))
         flush()
+        if (any(i["kind"] == "accusations" for i in p.items) and not any(i["kind"] == "accusation" for i in p.items)
+                and p is not self.story.periods[-1]):
+            # a hungariq day whose time ran out with nobody accused: said, not an empty day
+            out.append(f'<p class="note">{self.w("no_accusations")}</p>')
         return "".join(out)
 
     def speech_list(self, items: list[dict]) -> str:
@@ -320,6 +339,8 @@ class Page:
         if k == "split":
             return f'<p class="split">{self.w("split", seats=self.chips(item["seats"]))}</p>'
         if k == "nominees":
+            if not item["seats"]:  # nobody nominated when the nominations closed (sverige): no vote, nobody hanged
+                return f'<p class="note">{self.w("vote_cancelled_no_nominations")}</p>'
             return f'<p class="act">{self.w("nominees", seats=self.chips(item["seats"]))}</p>'
         if k == "vote_ends":
             return f'<p class="note">{self.w("vote_ends_" + str(item["reason"]))}</p>'
@@ -387,6 +408,7 @@ svg.len{display:block;width:100%;height:4px;margin-top:2px}svg.len .bg{fill:var(
 .vote .row .vs{grid-column:1/4;font-size:.8rem;color:var(--soft)}
 svg.bar{width:100%;height:14px;display:block}svg.bar .bg{fill:var(--line)}svg.bar .fg{fill:#9ca3af}
 .row.top svg.bar .fg,.yn svg.bar .fg{fill:var(--accent)}svg.bar .half{fill:var(--ink)}
+.vote .cand{min-width:0}.vote .cand .p{max-width:100%}
 .vote .n{font-weight:700;text-align:right;font-variant-numeric:tabular-nums}
 .vote p{margin:.3em 0}.ok{color:#15803d}.ko{color:#b91c1c}
 .note,.quiet{color:var(--soft);font-size:.9rem;margin:.3em 0}.period.night .note,.period.night .quiet{color:#9ca3af}

@@ -213,6 +213,14 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
             rec.entries.append(entry)
 
     emit(session.start())
+    # The time the game stood still — a pause, or a crash until `narrator resume` — is no part of
+    # any speech: a speech cut by a crash and resumed 20 minutes later was drawn 20 minutes long.
+    # A day timer notes what it has left every few seconds, at a pause and when it runs again; a
+    # note that finds it ran less than the clock did since its last note says the game stood still
+    # from the line written last until now.
+    marks: dict[int, tuple[float, float]] = {}  # timer number -> (time, seconds left) of its last note
+    stood = 0.0
+    last_t: float | None = None
     for n, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
@@ -222,17 +230,25 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
                 raise ValueError
             if "end" in obj:
                 break
+            t = obj.get("t") if isinstance(obj.get("t"), (int, float)) and not isinstance(obj.get("t"), bool) else None
+            mark = _timer_mark(obj)
+            if mark is not None and t is not None:
+                before = marks.get(mark[0])
+                if before is not None and last_t is not None and before[1] - mark[1] < (t - before[0]) - 1.0:
+                    stood += max(0.0, t - last_t)
+                marks[mark[0]] = (t, mark[1])
+            if t is not None:
+                last_t = t
             if "event" not in obj:
-                continue  # a line of a later journal format this reader does not know
+                continue  # a timer's note, a reveal, or a line of a later journal format this reader does not know
             event = event_from_dict(obj["event"])
         except (ValueError, TypeError, KeyError, RecursionError, AttributeError):
             last = n == len(lines)
             rec.problems.append(Problem(str(path), n, "a line cut short (the game was still being written)" if last
                                         else "damaged journal line; the report stops before it"))
             break
-        t = obj.get("t")
-        if isinstance(t, (int, float)):
-            now = float(t)
+        if t is not None:
+            now = float(t) - stood
         try:
             emit(session.feed(event))
         except Exception as exc:  # a foreign event the core refuses to even look at
@@ -240,3 +256,12 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
             break
     _check_unfinished(rec, len(lines))
     return rec
+
+
+def _timer_mark(obj: dict) -> tuple[int, float] | None:
+    """A journal line's note of a day timer's time left: (timer number, seconds left)."""
+    number, left = obj.get("timer"), obj.get("left")
+    if (isinstance(number, int) and not isinstance(number, bool) and isinstance(left, (int, float))
+            and not isinstance(left, bool)):
+        return number, float(left)
+    return None

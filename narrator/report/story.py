@@ -13,6 +13,9 @@ _DURING_SPEECH = {"nomination", "revocation", "foul", "timer", "say", "tell", "h
                   "accusation", "vote_cancel_pending", "extension", "disqualification"}
 
 
+# inputs that end the running speech: "thank you", or its time running out
+_ENDS_SPEECH = {"end_speech", "timeout"}
+
 # what the morning announces: drawn with the night it ends
 _DAWN = {"eliminated", "kamikaze", "pardon", "leaving"}
 
@@ -86,6 +89,10 @@ def build(entries: list[dict]) -> Story:
         kind = e.get("type")
         if kind == "input":
             last_input = e.get("event") if isinstance(e.get("event"), dict) else None
+            if speech is not None and last_input and last_input.get("type") in _ENDS_SPEECH:
+                # the speech ends here, not at whatever the game records next: after hungariq's
+                # accused's last word that is the first hand of the execution vote
+                close_speech(e)
             continue
         if speech is not None and kind not in _DURING_SPEECH:
             close_speech(e)

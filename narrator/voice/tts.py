@@ -434,6 +434,7 @@ class Player:
 
 
 _SEAT_ONLY = re.compile(r"^[^{}]*\{seat\}[^{}]*$")
+_DAY_ONLY = re.compile(r"^[^{}]*\{day\}[^{}]*$")
 # the answers the speaker says at night too: the host's pause and a stop of the game concern the
 # whole table and tell nothing of who is awake
 SAID_AT_NIGHT = frozenset({"paused", "resumed", "journal_failed"})
@@ -499,8 +500,10 @@ class SpeechOutput:
         self._background.start()
 
     def public_texts(self) -> list[str]:
-        """Every fixed line, and every line whose only argument is a seat, for each seat, in the
-        order of the voice file (the night's lines before the day's): rendered ahead."""
+        """Every fixed line, every line whose only argument is a seat, for each seat, and every line
+        whose only argument is the day ("The city wakes up. Day 2."), for as many days as a game
+        of this table can have, in the order of the voice file (the night's lines before the
+        day's): rendered ahead."""
         texts = []
         for name, template in self.voice.lines.items():
             if (not isinstance(template, str) or name.startswith(("check_", "awaiting_", "step_", "state_", "your_", "private_"))
@@ -512,6 +515,11 @@ class SpeechOutput:
                 texts.append(self.voice.render(name, spoken=True))
             elif _SEAT_ONLY.match(template):
                 texts.extend(self.voice.render(name, {"seat": s}, spoken=True) for s in range(1, self.seats + 1))
+            elif _DAY_ONLY.match(template):
+                # the dawn's line closes the night's last step: rendered only when its turn came, it
+                # held the queue and that step sounded longer than its time by the rendering (a
+                # second under load), on a table's first game
+                texts.extend(self.voice.render(name, {"day": d}, spoken=True) for d in range(1, self.seats + 1))
             elif name == "speech_turn" and "speech" in self.speech_times:
                 # the turn a player waits for names the speech's length: rendered with this table's
                 texts.extend(self.voice.render(name, {"seat": s, "time": self.speech_times["speech"]}, spoken=True)

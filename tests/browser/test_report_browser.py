@@ -96,3 +96,47 @@ def test_the_report_reads_well_on_a_phone_and_a_desktop(tmp_path, size):
                 await browser.close()
 
     asyncio.run(main())
+
+
+HOSTILE = ('[players]\n1 = "<b>Anna</b>"\n2 = "Tom &amp; Jerry"\n3 = "אבי כהן"\n'
+           '4 = "Maximilian-Alexander-Konstantin-Hohenzol"\n5 = "محمد"\n8 = "<script>alert(1)</script>"\n')
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1280, 900)], ids=["phone", "desktop"])
+def test_names_with_markup_right_to_left_or_forty_letters_stay_literal_and_in_their_place(tmp_path, size):
+    """A game played to its end (split vote, re-vote, "do all of them leave?") by players named as
+    people type: markup and entities are shown as typed, right-to-left names read right to left,
+    and a 40-letter name is cut short in its chip instead of running over the vote's bars (it did:
+    at phone width the candidate's chip covered half its bar)."""
+    need_browser()
+    from test_report import config_for, protocol_file
+
+    game = ROOT / "tests/transcripts/classic_en_simulated.txt"
+    page_file = tmp_path / "game.html"
+    page_file.write_text(render(read_game(protocol_file(game, tmp_path), config_for(game, HOSTILE))), encoding="utf-8")
+
+    async def main():
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            try:
+                page = await browser.new_page(viewport={"width": size[0], "height": size[1]})
+                await page.goto(page_file.as_uri())
+                assert await page.evaluate("document.documentElement.scrollWidth") <= size[0]
+                text = await page.inner_text("body")
+                for name in ("<b>Anna</b>", "Tom &amp; Jerry", "אבי כהן", "محمد", "<script>alert(1)</script>",
+                             "Maximilian-Alexander-Konstantin-Hohenzol"):
+                    assert name in text, name
+                assert await page.evaluate("document.querySelectorAll('script, b b').length") == 0
+                rows = await page.evaluate("""() => [...document.querySelectorAll('.vote .row')].map(r => {
+                    const chip = r.querySelector('.cand .p').getBoundingClientRect();
+                    const bar = r.querySelector('svg.bar').getBoundingClientRect();
+                    return [r.querySelector('.cand').innerText, chip.right - bar.left] })""")
+                assert len(rows) >= 8
+                assert all(overlap <= 0.5 for _, overlap in rows), rows
+                # the whole name is the chip's hint, with the role
+                hint = await page.evaluate("document.querySelector('.vote .p[title^=\"Maximilian\"]').title")
+                assert hint == "Maximilian-Alexander-Konstantin-Hohenzol — Mafioso"
+            finally:
+                await browser.close()
+
+    asyncio.run(main())
