@@ -89,6 +89,12 @@ class ControlledHost(HostedGame):
             visible = {a for a in SEAT_BUTTONS if shown["buttons"][a] is not None}
             if visible - want:
                 self.found.add(f"{where}: {variant}'s host screen offers {sorted(visible - want)}, which its rules do not have")
+            if shown["buttons"]["end_speech"] is not None:
+                # End speech while somebody holds the floor; where nobody does, it ends the discussion
+                key = "host_end_speech" if self.game.floor is not None else "host_end_discussion"
+                if shown["buttons"]["end_speech"] != self.hub.word(key):
+                    self.found.add(f"{where}: the end button reads {shown['buttons']['end_speech']!r}, not {self.hub.word(key)!r}")
+                self.offered.add(key)
             if shown["by"] != (variant == "sverige" and bool(visible & {"nominate", "revoke"})):
                 self.found.add(f"{where}: the nominator's field is {'shown' if shown['by'] else 'missing'} beside {sorted(visible)}")
             if visible != now:
@@ -130,5 +136,7 @@ def test_the_host_screen_offers_what_the_rules_have_in_the_tables_words(variant,
                 assert any(speech in a for a in g.awaited), g.awaited
                 # over the game, what the rules have was offered (a withdrawal only after a nomination)
                 assert g.offered >= CONTROLS[variant] - {"revoke"}, g.offered
+                if variant in ("grundregeln", "hungariq"):  # seed 003's discussion, seed 001's debate
+                    assert "host_end_discussion" in g.offered, g.offered
 
     asyncio.run(main())
