@@ -657,9 +657,10 @@ class Hub:
             return self.live.voice.fill(self._phone_template("host_waiting_paused"),
                                         {"button": self._phone_template("host_resume")}, capital=False)
         kind, args = self.game.awaiting()
+        key = "host_" + kind
         if kind == "awaiting_timeout" and self.game.floor is None and "end_speech" in self.game.host_offers():
-            kind = "awaiting_discussion"  # the time, or his button that ends the discussion now
-        template = self._phone_template("host_" + kind)
+            key = "host_awaiting_discussion"  # the time, or his button that ends the discussion now
+        template = self._phone_template(key)
         if template is None:  # the deal, the end: nothing to type in these words either
             return self.named(kind, args, self.live.session.awaiting_text(), inside=True)
         try:
