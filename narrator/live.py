@@ -220,6 +220,17 @@ class LiveSession:
             return "already_paused" if self.paused else "not_paused"
         return None
 
+    async def until_quit(self) -> None:
+        """After the game is over (`run` has returned): take the controls still submitted — a
+        status report's callable is run, every other input is no more the game's and is let go —
+        and return when `quit` is typed. The console reads on while the result stays up."""
+        while True:
+            kind, what, _ = await self.queue.get()
+            if kind == "control" and what == "quit":
+                return
+            if kind == "control" and callable(what):
+                what()
+
     def _submit(self, item) -> None:
         if self.loop is None:
             raise RuntimeError("the live session is not running")

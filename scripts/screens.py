@@ -6,7 +6,8 @@ headless Chromium at a phone's size (390x844; the host also on a laptop, 1280x80
 in Russian, with the players' names of a club table, and each moment is photographed into docs/screens/<lang>-<name>.png:
 
     join, role (held down at the Ready question), ready, night (a shot taken), check (the Don's
-    answer), day (speaker, nominees, time left), paused, vote, refused (a second vote), yes-no,
+    answer), day (speaker, nominees, time left), paused, vote, refused (a second vote), paused-vote
+    (a vote held by a pause, its buttons greyed), yes-no,
     dead (a seat out of the game at a vote), checks (held down in daylight), won, lost,
     host-setup, host-day, host-over (laptop and phone)
 
@@ -209,6 +210,12 @@ async def play(t: Table, browser, shot: Shots) -> None:
     await shot(pages[1], "vote")
     await tap(pages[1], 8)
     await shot(pages[1], "refused")
+    # a pause in the middle of the vote: the ballot stays, its buttons greyed until the game goes on
+    await host_do(host, "pause")
+    await wait_all(everyone, "() => document.body.dataset.paused === '1'")
+    await shot(pages[2], "paused-vote")
+    await host_do(host, "resume")
+    await wait_all(everyone, "() => document.body.dataset.paused !== '1'")
     await asyncio.gather(*(tap(pages[s], 7 if s <= 5 else 8) for s in range(2, 11)))
     await until(lambda: game.state == "tie_speeches")
     await end_speeches(host, game, "tie_speeches")

@@ -213,8 +213,11 @@ def test_the_host_screen_offers_only_what_the_rules_take_now_and_the_server_refu
     asyncio.run(main())
 
 
-def test_a_swedish_host_screen_offers_no_nomination_it_cannot_name_the_nominator_of():
-    # seed 000: a nomination is made aloud by its nominator; the host screen sends only a seat
+def test_a_swedish_host_screen_nominates_and_withdraws_naming_the_nominator():
+    """Seed 000 Nominering: «Varje enskild spelare får ha endast en nominerad i taget och endast
+    den som nominerade en viss person får avnominera» — a nomination is its nominator's. The host
+    screen (for a player without a phone) names him beside the nominee; one without a nominator is
+    refused on that screen alone, and outside the discussion and the last call nothing is taken."""
     cfg = parse_config('variant = "sverige"\nlanguage = "sv"\nseats = 10\n'
                        '[dealing]\nroles = { 1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff" }\n')
 
@@ -223,13 +226,61 @@ def test_a_swedish_host_screen_offers_no_nomination_it_cannot_name_the_nominator
             await t.join_all()
             await t.to_first_day()
             await t.settle()
-            hub = t.companion.hub
-            assert hub.host_controls() == ["pause", "reissue"]
+            hub, game = t.companion.hub, t.live.game
+            # nobody has a nominee yet: nothing to withdraw
+            assert hub.host_controls() == ["pause", "nominate", "reissue"]
+            assert hub.host_frame()["nominator"] is True
+            assert hub.page_words()["host_revoke"] == "Avnominera"
             screen_host = await host(t)
-            await screen_host.send(json.dumps({"t": "nominate", "seat": 6}))
+            t.forget()
+            # no nominator, or one that is no seat number: said to this host, the game never sees it
+            for msg in ({"t": "nominate", "seat": 6}, {"t": "nominate", "seat": 6, "by": "3"}):
+                await screen_host.send(json.dumps(msg))
+                told = await frames_until(screen_host, "refused")
+                assert told["text"] == "Skriv platsen för den som nominerar under ”Nominerad av” och tryck sedan på ”Nominera” igen."
+            await screen_host.send(json.dumps({"t": "nominate", "by": 3}))
+            told = await frames_until(screen_host, "refused")
+            assert told["text"] == "Skriv först platsnumret under ”Plats” och tryck sedan på ”Nominera” igen."
             await t.settle()
-            assert hub.refused[-1] == ("nominate: not on the host screen now", None)
-            assert not t.recorded("rejected", "event")
+            assert not t.recorded("input", "event") and game.noms == {}
+            await screen_host.send(json.dumps({"t": "nominate", "seat": 6, "by": 3}))
+            await until(lambda: t.recorded("nomination", "by", "seat") == [(3, 6)], what="the nomination")
+            await t.settle()
+            assert "revoke" in hub.host_controls()
+            # one active nominee each: the rules answer as they answer a voice
+            await screen_host.send(json.dumps({"t": "nominate", "seat": 7, "by": 3}))
+            await until(lambda: t.recorded("rejected", "reason")[-1:] == [("reject_active_nominee",)], what="the refusal")
+            # only the nominator withdraws; without him the host is asked who
+            await screen_host.send(json.dumps({"t": "revoke"}))
+            told = await frames_until(screen_host, "refused")
+            assert told["text"] == "Skriv platsen för den som nominerade under ”Nominerad av” och tryck sedan på ”Avnominera” igen."
+            await screen_host.send(json.dumps({"t": "revoke", "by": 5}))
+            await until(lambda: t.recorded("rejected", "reason")[-1:] == [("reject_withdraw_not_yours",)], what="the refusal")
+            assert game.noms == {3: 6}
+            await screen_host.send(json.dumps({"t": "revoke", "by": 3}))
+            await until(lambda: t.recorded("revocation", "by", "seat") == [(3, 6)], what="the withdrawal")
+            await t.settle()
+            assert game.noms == {} and "revoke" not in hub.host_controls()
+            # the last call takes nominations too (seed 000: «sista nominering och avnominering»)
+            await screen_host.send(json.dumps({"t": "nominate", "seat": 2, "by": 4}))
+            await until(lambda: game.noms == {4: 2}, what="the nomination")
+            while game.state == "discussion":
+                t.live.fire()
+                await t.settle()
+            assert game.state == "last_call" and {"nominate", "revoke"} <= set(hub.host_controls())
+            await screen_host.send(json.dumps({"t": "nominate", "seat": 1, "by": 5}))
+            await until(lambda: game.noms == {4: 2, 5: 1}, what="the last call's nomination")
+            # the speeches: no nominating any more, and the server takes none
+            t.live.fire()
+            await until(lambda: game.state == "nominee_speeches", what="the speeches")
+            await t.settle()
+            assert hub.host_controls() == ["pause", "end_speech", "reissue"]
+            t.forget()
+            await screen_host.send(json.dumps({"t": "nominate", "seat": 6, "by": 7}))
+            await screen_host.send(json.dumps({"t": "revoke", "by": 4}))
+            await t.settle()
+            assert hub.refused[-2:] == [("nominate: not on the host screen now", None), ("revoke: not on the host screen now", None)]
+            assert not t.recorded("input", "event") and game.noms == {4: 2, 5: 1}
             await screen_host.close()
 
     asyncio.run(main())

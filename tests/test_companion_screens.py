@@ -106,9 +106,15 @@ def test_quit_or_an_empty_table_closes_the_kept_result():
     async def main():
         async with Table(parse_config(CLASSIC_DEAL)) as t:
             await to_the_end(t)
+            # typed after the game: a status report is still given, a tap is no more the game's
+            reported = []
+            t.live.submit_control(lambda: reported.append(t.live.game.state))
+            from narrator.flow.events import Tap
+
+            t.live.submit_event(Tap(5, 1))
             t.live.submit_control("quit")
             await asyncio.wait_for(t.companion.keep_result(t.live), 5)
-            assert t.companion.hub.closed.is_set()
+            assert t.companion.hub.closed.is_set() and reported == ["over"]
         async with Table(parse_config(CLASSIC_DEAL)) as t:
             await to_the_end(t)
             # nobody connected at all: the idle limit ends it

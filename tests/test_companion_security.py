@@ -364,3 +364,70 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def test_a_game_resumed_after_kill_9_keeps_its_printed_seat_cards(tmp_path):
+    """The printable seat cards of a phone game (a private temporary page by default) hold the
+    seats' links. A game resumed after `kill -9` keeps its links, so the cards the table printed
+    still join: the resumed narrator names the very page it wrote — not rewritten, and no second
+    copy of every link made in the temporary folder beside the first, which the killed process
+    never removed. A seat's link re-issued before the crash makes its card new: the page is
+    written again with it, in place of the one whose card opens nothing any more."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    cfg = tmp_path / "club.toml"
+    cfg.write_text('variant = "classic"\nlanguage = "sv"\n[companion]\nenabled = true\nhost = "127.0.0.1"\n'
+                   f'port = {free_port()}\n[input]\nengine = "none"\n')
+    journal = tmp_path / "game.jsonl"
+    secrets_file = Path(str(journal) + ".companion")
+    cards_dir = tmp_path / "tmp"
+    cards_dir.mkdir()
+    env = {**os.environ, "HOME": str(tmp_path), "TMPDIR": str(cards_dir), "PYTHONUNBUFFERED": "1"}
+    root = Path(__file__).resolve().parent.parent
+
+    def run(*args) -> tuple[subprocess.Popen, str]:
+        proc = subprocess.Popen([sys.executable, "-m", "narrator.cli", *args], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root, env=env)
+        out = ""
+        deadline = time.monotonic() + 60
+        while "Platskort att skriva ut" not in out or "/host" not in out.split("Platskort", 1)[1]:
+            line = proc.stdout.readline()
+            assert line and time.monotonic() < deadline, out[-2000:]
+            out += line
+        return proc, out
+
+    def kill(proc) -> None:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        proc.stdout.close()
+
+    proc, out = run("play", "--config", str(cfg), "--journal", str(journal), "--voice", "text")
+    page = Path(json.loads(secrets_file.read_text())["seats_page"])
+    assert page.parent == cards_dir and f"(en QR-kod per plats): {page}" in out
+    printed, written = page.read_bytes(), page.stat().st_mtime_ns
+    assert printed.count(b"<svg") == 10
+    kill(proc)
+    time.sleep(0.05)  # a page written again would have another time
+    proc, out = run("resume", "--journal", str(journal))
+    try:
+        assert f"(en QR-kod per plats): {page}" in out, out[-1500:]
+        assert list(cards_dir.iterdir()) == [page], "one page of cards, the one the table printed"
+        assert page.read_bytes() == printed and page.stat().st_mtime_ns == written
+    finally:
+        kill(proc)
+    # seat 3's link re-issued before a crash: its printed card opens nothing any more
+    kept = json.loads(secrets_file.read_text())
+    kept["tokens"]["3"] = "a-new-link-for-seat-3"
+    secrets_file.write_text(json.dumps(kept))
+    proc, out = run("resume", "--journal", str(journal))
+    try:
+        pages = list(cards_dir.iterdir())
+        assert len(pages) == 1 and pages[0] != page and f"(en QR-kod per plats): {pages[0]}" in out
+        assert pages[0].read_bytes() != printed and pages[0].read_bytes().count(b"<svg") == 10
+    finally:
+        kill(proc)

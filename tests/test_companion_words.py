@@ -145,9 +145,12 @@ def test_the_host_screen_waits_in_its_own_buttons_words_not_the_consoles(lang):
     phone = load_voice(lang).phone
     waits = {k: v for k, v in phone.items() if k.startswith("host_awaiting_")}
     assert set(waits) == {"host_awaiting_speech", "host_awaiting_votes", "host_awaiting_night_step",
-                          "host_awaiting_identify", "host_awaiting_timeout"}
+                          "host_awaiting_identify", "host_awaiting_timeout", "host_awaiting_discussion"}
     assert not {k: v for k, v in waits.items() if CONSOLE_WORDS.search(v)}
     assert phone["host_end_speech"] in waits["host_awaiting_speech"]  # the button the host can press
+    # a discussion nobody holds the floor in (seed 003, seed 001's debate) ends with its own button
+    assert phone["host_end_discussion"] in waits["host_awaiting_discussion"]
+    assert waits["host_awaiting_timeout"] in waits["host_awaiting_discussion"]
 
 
 DEALS = {
@@ -176,9 +179,9 @@ def host_frames(variant: str, lang: str) -> tuple[dict, dict]:
     # seed 004 §4, §5-7: the first speaker holds the floor; he may nominate, nothing is nominated
     # yet to withdraw; the referee's fouls and penalties, a leave by day
     ("classic", ["end_speech", "nominate", "foul", "disqualify", "defeat", "leave"]),
-    # seed 000: the free day — a nomination names its nominator aloud, which this screen cannot
-    # say, and nobody holds the floor
-    ("sverige", []),
+    # seed 000: the free day — anyone nominates (the screen names the nominator too), nothing is
+    # nominated yet to withdraw, and nobody holds the floor
+    ("sverige", ["nominate"]),
     ("hungariq", ["nominate"]),  # seed 001: «Vádat emelek XY ellen» while the day's clock runs
     ("grundregeln", ["end_speech"]),  # seed 003: the discussion, ended for the pointing
 ])
@@ -198,3 +201,12 @@ def test_a_hungariq_host_says_vad_alatt_as_the_phones_do():
     assert words["host_nominations"] == "Vád alatt" and words["day_accused"] == "Vád alatt: {seats}"
     assert words["host_nominate"] == "Vádemelés"
     assert frame["awaiting"] == "az idő lejárta"  # the accusations run on the clock
+
+
+def test_a_german_host_ends_the_discussion_with_a_button_that_says_so():
+    # seed 003: nobody holds the floor in the discussion; its end opens the pointing
+    frame, _ = host_frames("grundregeln", "de")
+    assert frame["end_speech_label"] == "Diskussion beenden"
+    assert frame["awaiting"] == "das Ende der Zeit (oder „Diskussion beenden“)"
+    frame, _ = host_frames("classic", "de")  # a speech: its speaker holds the floor
+    assert frame["end_speech_label"] == "Rede beenden"

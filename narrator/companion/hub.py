@@ -82,6 +82,7 @@ def answer_size(players: dict[int, str]) -> int:
 REPORT_URL = "/report"  # the game report, served once the game is over
 # the host screen's actions that are the game's inputs: taken only while the screen offers them
 HOST_EVENTS = ("nominate", "revoke", "foul", "disqualify", "defeat", "leave", "end_speech")
+SEAT_ACTIONS = ("nominate", "foul", "disqualify", "defeat", "leave")  # each names a seat
 
 class Conn:
     """One open WebSocket as the hub sees it: frames are queued and written by the server."""
@@ -158,6 +159,7 @@ class Hub:
         self._by_key = {k: s for s, k in self.device_keys.items()}
         self.revoked: set[str] = set(revoked)  # keys of phones a seat was moved away from
         self.base_url = ""  # for the links the host re-issues
+        self.cards_page: str | None = None  # the printable seat cards' file, kept with the tokens for a resume
         self.on_secrets = None  # called when tokens or keys change (the server keeps them for resume)
         self.on_game_over = None
         self.tap_burst, self.tap_rate = TAP_BURST, TAP_RATE  # the bench lifts them to measure the server
@@ -490,6 +492,10 @@ class Hub:
         if self.accusing():
             # one word for one thing: the host's row and button say what the phones say
             words["host_nominations"], words["host_nominate"] = words["host_accused"], words["host_accuse"]
+        if self.game.NOMINATOR_NAMED:
+            # seed 000: the nomination is its nominator's, whenever he made it («avnominera»), not
+            # the nomination of this speech as in classic
+            words["host_revoke"] = words["host_withdraw"]
         return words
 
     def phase_text(self) -> str:
@@ -624,7 +630,12 @@ class Hub:
             # tonight's fouls and dismissals, the table hears them in the morning: shown to the host
             # alone until then, each as it was confirmed to him (also after a reload or a resume)
             "held": [self.named(line, args, self.live.voice.render(line, args)) for line, args in g.held_for_host()],
+            # seed 000: the screen asks who nominates (and whose nomination is withdrawn) beside the seat
+            "nominator": g.NOMINATOR_NAMED,
             "controls": self.host_controls(),
+            # End speech where somebody holds the floor; where nobody does (grundregeln's
+            # discussion, hungariq's debate) the same button ends the discussion, and says so
+            "end_speech_label": self.word("host_end_speech" if g.floor is not None else "host_end_discussion"),
         }
 
     def host_controls(self) -> list[str]:
@@ -650,7 +661,10 @@ class Hub:
             return self.live.voice.fill(self._phone_template("host_waiting_paused"),
                                         {"button": self._phone_template("host_resume")}, capital=False)
         kind, args = self.game.awaiting()
-        template = self._phone_template("host_" + kind)
+        key = "host_" + kind
+        if kind == "awaiting_timeout" and self.game.floor is None and "end_speech" in self.game.host_offers():
+            key = "host_awaiting_discussion"  # the time, or his button that ends the discussion now
+        template = self._phone_template(key)
         if template is None:  # the deal, the end: nothing to type in these words either
             return self.named(kind, args, self.live.session.awaiting_text(), inside=True)
         try:
@@ -662,6 +676,7 @@ class Hub:
     # ------------------------------------------------------------------ output side (loop thread)
     def handle(self, effect, text: str | None) -> None:
         line = None  # a Say as the caption shows it
+        epoch = self.epoch
         if isinstance(effect, Say) and effect.line == "resuming":
             self._resuming = True  # the batch that opens a resumed game: up to its flush
         if isinstance(effect, Say):
@@ -719,7 +734,12 @@ class Hub:
         elif isinstance(effect, Record):
             self._record(effect.entry)
         self._new_screen()
-        self._votes_cast_before()
+        if self.epoch != epoch:
+            # only a new screen can meet votes this hub has not marked: each vote cast on a screen
+            # it showed is marked as it is journaled (_record). Not only a new signature: a
+            # resumed half-cast vote's screen is the signature of its first line ("The game goes
+            # on…"), and the timer dispatched after it makes the screen the phones get
+            self._votes_cast_before()
         self._schedule_flush()
 
     def _hosts_refused(self, text: str) -> None:
@@ -1305,7 +1325,9 @@ class Hub:
                 self.close_game()
             return
         if what == "reissue":
-            if not (_is_int(seat) and seat in self.seat_tokens):
+            if not _is_int(seat):
+                return self._host_told(conn, what, "host_need_seat", seat=self.word("host_seat"))
+            if seat not in self.seat_tokens:
                 return self.refuse("reissue: no such seat", None)
             url = self.reissue(seat)
             from . import qr  # only the host who asked sees the new link, as a QR code
@@ -1316,11 +1338,21 @@ class Hub:
             # a button this screen does not show now (a forged message, or one sent from a screen
             # a moment old): the rules never see it, nothing changes
             return self.refuse(f"{what}: not on the host screen now", None)
+        by = msg.get("by")
+        if what in SEAT_ACTIONS and not _is_int(seat):
+            # a button pressed with the seat field empty: said to this host, never to the game
+            return self._host_told(conn, what, "host_need_seat", seat=self.word("host_seat"))
+        if what in ("nominate", "revoke") and self.game.NOMINATOR_NAMED and not _is_int(by):
+            # seed 000: only the nominator withdraws, and each has one nominee: the game must know whose
+            return self._host_told(conn, what, "host_need_nominator" if what == "nominate" else "host_need_withdrawer",
+                                   by=self.word("host_by"))
+        if not self.game.NOMINATOR_NAMED:
+            by = None  # where the floor nominates, the speaker is the nominator, whatever a message says
         event = None
-        if what == "nominate" and _is_int(seat):
-            event = Nominate(seat)
+        if what == "nominate":
+            event = Nominate(seat, by=by)
         elif what == "revoke":
-            event = Revoke(seat if _is_int(seat) else None)
+            event = Revoke(seat if _is_int(seat) else None, by=by)
         elif what == "foul" and _is_int(seat):
             event = Foul(seat)
         elif what == "disqualify" and _is_int(seat):
@@ -1336,6 +1368,13 @@ class Hub:
         if event is None:
             return self.refuse("unknown host action", None)
         self.live.submit_event(event, source="companion-host")
+
+    def _host_told(self, conn: Conn, what: str, key: str, **args) -> None:
+        """A host action that lacks what the page asks for (a seat, the nominator): refused, and
+        told on the screen of the host who pressed it, naming his field and button as they read."""
+        self.refuse(f"{what}: {key}", None)
+        button = self.page_words().get("host_" + what, what)
+        conn.send(json.dumps({"t": "refused", "text": self.word(key, button=button, **args)}, ensure_ascii=False))
 
     def _host_refused(self, conn: Conn, what: str, why: str) -> None:
         """A pause or resume the game refused: logged as every refusal, and said on the screen of

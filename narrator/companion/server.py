@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import socket
+import stat
 import sys
 from pathlib import Path
 
@@ -312,15 +313,7 @@ class Companion:
         end = loop.time() + limit
         last_seen = loop.time()
 
-        async def quit_typed() -> None:
-            while True:
-                kind, what, _ = await live.queue.get()
-                if kind == "control" and what == "quit":
-                    return
-                if kind == "control" and callable(what):
-                    what()
-
-        typed = asyncio.ensure_future(quit_typed())
+        typed = asyncio.ensure_future(live.until_quit())
         closed = asyncio.ensure_future(hub.closed.wait())
         try:
             while loop.time() < end and not typed.done() and not closed.done():
@@ -420,7 +413,29 @@ def _kept_secrets(config, live) -> dict:
     if kept.get("started") != where[1] or sorted(tokens) != list(range(1, config.seats + 1)):
         return {}  # another game's cards must not open this one
     # the phones that joined keep their seats by their device keys; spent links stay spent
-    return {"tokens": tokens, "pin": kept.get("pin"), "keys": keys, "spent": spent, "revoked": revoked}
+    page = kept.get("seats_page")
+    return {"tokens": tokens, "pin": kept.get("pin"), "keys": keys, "spent": spent, "revoked": revoked,
+            "page": page if isinstance(page, str) else None}
+
+
+def _seat_cards(config, urls: dict[int, str], hub: Hub, kept: str | None) -> Path:
+    """The printable seat cards. A resumed game keeps its links (its tokens are kept), so the
+    page it wrote before the crash holds the very cards the table printed: it is kept as it is —
+    not written again, and no second copy of it made in the temporary folder beside the first,
+    which a killed process never removed. Written anew only where it is gone, or where its cards
+    are no more this game's links (a seat's link re-issued before the crash)."""
+    if kept:
+        old = Path(kept)
+        try:
+            st = os.lstat(old)
+            ours = stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()  # never a link planted in /tmp
+            if ours and old.read_text(encoding="utf-8") == qr.seats_page(urls, config.players, hub.word, config.language):
+                return old
+            if ours and not config.section("companion")["seats_page"]:
+                old.unlink()  # a temporary page of links that open nothing any more
+        except (OSError, UnicodeDecodeError):
+            pass
+    return qr.write_seats_page(config, urls, hub.word)
 
 
 def _keep_secrets(live, hub: Hub) -> None:
@@ -429,7 +444,7 @@ def _keep_secrets(live, hub: Hub) -> None:
         return
     data = {"started": where[1], "tokens": {str(s): t for s, t in hub.seat_tokens.items()}, "pin": hub.pin,
             "keys": {str(s): k for s, k in hub.device_keys.items()}, "spent": sorted(hub.spent),
-            "revoked": sorted(hub.revoked)}
+            "revoked": sorted(hub.revoked), "seats_page": hub.cards_page}
     try:
         fd = os.open(where[0], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -500,7 +515,9 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     handle.seats_page_temporary = not config.section("companion")["seats_page"]
     if announce:
         try:
-            handle.seats_page = qr.write_seats_page(config, handle.urls, hub.word)
+            handle.seats_page = _seat_cards(config, handle.urls, hub, keep.get("page"))
+            hub.cards_page = str(handle.seats_page)
+            _keep_secrets(live, hub)  # a resume finds this page, and keeps it
         except OSError as exc:
             # the printable cards are a convenience: the QR codes in the terminal join the phones
             # all the same, so the game goes on, told which file and which key to change

@@ -19,6 +19,9 @@ class SverigeGame(BaseGame):
     )
     FLOOR_STATES = ("nominee_speeches", "last_words")
     END_SPEECH_STATES = ("nominee_speeches",)
+    # seed 000 Nominering: anyone nominates at any time of the discussion, and in the last call
+    HOST_NOMINATE_STATES = ("discussion", "last_call")
+    NOMINATOR_NAMED = True  # one active nominee each, withdrawn only by the nominator
 
     def init_day(self) -> None:
         self.noms: dict[int, int] = {}  # nominator -> nominee (one active each)
@@ -93,6 +96,10 @@ class SverigeGame(BaseGame):
         self._say("withdrawn_by", seat=seat, by=by)
         if self.state == "last_call":
             self._timer("last_call")
+
+    def host_may_revoke(self) -> bool:
+        # seed 000: a nomination can be withdrawn while nominations are taken, by its nominator
+        return self.state in self.HOST_NOMINATE_STATES and bool(self.noms)
 
     def day_extend(self, ev: Extend) -> None:
         if self.state != "discussion" or not self.offering:

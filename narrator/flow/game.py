@@ -195,12 +195,15 @@ class BaseGame:
     # the states in which the host screen's seat-less inputs are taken: a day module names its own
     HOST_NOMINATE_STATES: tuple[str, ...] = ()
     END_SPEECH_STATES: tuple[str, ...] = ()
+    # rules in which a nomination and its withdrawal belong to the player who made it (seed 000:
+    # one active nominee each, withdrawn by the nominator alone): the host screen must name him
+    NOMINATOR_NAMED = False
 
     def host_offers(self) -> list[str]:
         """What of `day_offers()` the host screen can give in this very state, with End speech
-        while a speech can be ended: a button for anything else would only be refused. The host
-        screen names a seat but no nominator, so rules whose nomination needs one (seed 000: the
-        nominator is named aloud) take none from it."""
+        while a speech can be ended: a button for anything else would only be refused. Where the
+        nomination is the nominator's own (`NOMINATOR_NAMED`, seed 000) the host screen names him
+        as well as the nominee, and Withdraw names whose nomination goes."""
         if self.state in ("setup", "over"):
             return []
         offers = ["end_speech"] if self.state == "last_words" or self.state in self.END_SPEECH_STATES else []
@@ -220,7 +223,8 @@ class BaseGame:
         return offers
 
     def host_may_revoke(self) -> bool:
-        """A withdrawal the host screen could give now (without naming who withdraws)."""
+        """A withdrawal the host screen could give now (naming who withdraws where the rules need
+        him, `NOMINATOR_NAMED`)."""
         return False
 
     def held_for_host(self) -> list[tuple[str, dict]]:

@@ -5,8 +5,8 @@ laptop's size and at 360×740 (a phone held by the referee).
   never the console's commands (`timeout`, «спасибо», «oder timeout»), which nobody can type here.
 - The buttons are the ones the server says the rules take now, and in the whole game they are
   what the rules have: grundregeln (seed 003) has no nominating and no fouls, hungariq (seed 001)
-  accuses but withdraws nothing, sverige (seed 000) nominates aloud, naming the nominator, which
-  this screen cannot (so it offers neither), classic (seed 004 §5-7) adds the referee's fouls and
+  accuses but withdraws nothing, sverige (seed 000) nominates and withdraws naming the nominator
+  (the screen asks "Nominerad av"), classic (seed 004 §5-7) adds the referee's fouls and
   penalties. The Fouls row stands only where there are fouls.
 - hungariq says «Vád alatt» on the host's row as on the phones (seed 001 «a vádlott»), and its
   button accuses («Vádemelés»), never «Jelölés».
@@ -33,7 +33,7 @@ LAPTOP = {"width": 1280, "height": 800}
 # what each seed gives the host to press in a game, besides pause, resume and End speech
 CONTROLS = {
     "classic": {"nominate", "revoke", "foul", "disqualify", "defeat", "leave"},  # seed 004 §5-7
-    "sverige": set(),  # seed 000: a nomination (and its withdrawal) names its nominator aloud
+    "sverige": {"nominate", "revoke"},  # seed 000: a nomination (and its withdrawal) names its nominator
     "hungariq": {"nominate"},  # seed 001: «Vádat emelek XY ellen»
     "grundregeln": set(),  # seed 003: everyone points at a suspect; nobody nominates, no fouls
 }
@@ -46,7 +46,7 @@ SHOWN_JS = """() => {
   const vis = el => el && !el.hidden && el.getBoundingClientRect().width > 0 && !el.closest("[hidden]");
   const buttons = {};
   for (const b of document.querySelectorAll("button[data-act]")) buttons[b.dataset.act] = vis(b) ? b.innerText : null;
-  return {buttons, fouls: vis(document.getElementById("fouls-row")),
+  return {buttons, fouls: vis(document.getElementById("fouls-row")), by: vis(document.getElementById("by-field")),
           awaiting: document.getElementById("awaiting").innerText,
           label: document.querySelector("#nominations").previousElementSibling.innerText};
 }"""
@@ -89,6 +89,14 @@ class ControlledHost(HostedGame):
             visible = {a for a in SEAT_BUTTONS if shown["buttons"][a] is not None}
             if visible - want:
                 self.found.add(f"{where}: {variant}'s host screen offers {sorted(visible - want)}, which its rules do not have")
+            if shown["buttons"]["end_speech"] is not None:
+                # End speech while somebody holds the floor; where nobody does, it ends the discussion
+                key = "host_end_speech" if self.game.floor is not None else "host_end_discussion"
+                if shown["buttons"]["end_speech"] != self.hub.word(key):
+                    self.found.add(f"{where}: the end button reads {shown['buttons']['end_speech']!r}, not {self.hub.word(key)!r}")
+                self.offered.add(key)
+            if shown["by"] != (variant == "sverige" and bool(visible & {"nominate", "revoke"})):
+                self.found.add(f"{where}: the nominator's field is {'shown' if shown['by'] else 'missing'} beside {sorted(visible)}")
             if visible != now:
                 self.found.add(f"{where}: {variant}'s host screen shows {sorted(visible)}, the server offers {sorted(now)}")
             if variant == "hungariq":
@@ -128,5 +136,7 @@ def test_the_host_screen_offers_what_the_rules_have_in_the_tables_words(variant,
                 assert any(speech in a for a in g.awaited), g.awaited
                 # over the game, what the rules have was offered (a withdrawal only after a nomination)
                 assert g.offered >= CONTROLS[variant] - {"revoke"}, g.offered
+                if variant in ("grundregeln", "hungariq"):  # seed 003's discussion, seed 001's debate
+                    assert "host_end_discussion" in g.offered, g.offered
 
     asyncio.run(main())

@@ -109,9 +109,12 @@ def test_rule_systems_without_a_referee_show_no_penalty_buttons():
                 page = await host_page(browser, t)
                 await t.to_first_day()
                 await expect(page.get_by_test_id("pause")).to_be_visible()  # the day is on the screen
-                # seed 000: a nomination names its nominator aloud, which this screen cannot
-                for act in ("foul", "disqualify", "leave", "defeat", "nominate", "revoke"):
+                # seed 000: no referee's penalties; the day's nomination, naming its nominator, and no
+                # withdrawal before anybody has a nominee
+                for act in ("foul", "disqualify", "leave", "defeat", "revoke"):
                     await expect(page.get_by_test_id(act)).to_be_hidden()
+                await expect(page.get_by_test_id("nominate")).to_be_visible()
+                await expect(page.get_by_test_id("by")).to_be_visible()
                 await page.context.close()
 
     asyncio.run(main())
