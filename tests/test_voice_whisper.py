@@ -253,7 +253,7 @@ def test_a_number_pocketsphinx_cannot_place_is_read_by_whisper_alone_when_a_numb
     # after it. Asked for a number, Whisper is sure it is six (0.99) and the seat is taken
     from narrator.voice.engines import SphinxEngine
 
-    x = read_wav(need_audio() / "digits-en" / "fsdd" / "6_jackson_0.wav", 16000)
+    x = read_wav(need_audio() / "digits-en" / "fsdd" / "6_jackson_39.wav", 16000)
     assert commands(hear(SphinxEngine(second_opinion=False), "seat", x)) == []
     assert commands(hear(engine, "seat", x)) == [Command("seat", seat=6)]
     # in the day's commands a seat is never read where PocketSphinx heard no command with one

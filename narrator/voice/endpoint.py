@@ -46,8 +46,11 @@ class Endpointing:
     # floor cannot be measured; a player 20 dB softer than usual still peaks near -40 dBFS
     floor_dbfs: float = -65.0
     # once speaking, a frame this far below the utterance's loudest one is the pause after it
-    # (the decay of the last word, a breath), whatever the player's level
-    tail_db: float = 35.0
+    # (the decay of the last word, a breath), whatever the player's level. 30, not 35: the last
+    # 5 dB of a word's decay held the pause back 100-130 ms on the slowest confirmations, and
+    # hearing them as pause lost no seat on the report half at -20, 0 and +6 dB or in kitchen
+    # noise (session 15, docs/voice.md "Endpointing")
+    tail_db: float = 30.0
     # the longest a sentence of n words plausibly takes, even spoken slowly (~100 words/min)
     slack_ms: int = 1000
     ms_per_word: int = 600
