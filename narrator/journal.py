@@ -505,6 +505,16 @@ def _header(path: Path, line: bytes) -> dict:
     return header
 
 
+def timer_mark_of(obj: dict) -> tuple[int, float] | None:
+    """A journal line's note of a day timer's time left, as (timer number, seconds left); None for
+    any other line, or a damaged note."""
+    number, left = obj.get("timer"), obj.get("left")
+    if (not isinstance(number, int) or isinstance(number, bool) or number < 1
+            or not isinstance(left, (int, float)) or isinstance(left, bool) or not 0 <= left < 1e6):
+        return None
+    return number, float(left)
+
+
 def _body_line(obj, contents: JournalContents, n: int) -> Worded | None:
     if not isinstance(obj, dict) or set(obj) not in _LINE_KINDS:
         keys = ", ".join(sorted(obj)) if isinstance(obj, dict) else type(obj).__name__
@@ -516,12 +526,12 @@ def _body_line(obj, contents: JournalContents, n: int) -> Worded | None:
             return why("end", "damaged end of game")
         contents.finished = True
     elif "timer" in obj:
-        number, left = obj["timer"], obj["left"]
-        if (not isinstance(number, int) or isinstance(number, bool) or number < 1
-                or not isinstance(left, (int, float)) or isinstance(left, bool) or not 0 <= left < 1e6):
+        mark = timer_mark_of(obj)
+        if mark is None:
             return why("timer", "damaged timer mark")
+        number, left = mark
         contents.timer_marks.pop(number, None)  # to the end: the last noted is the last key
-        contents.timer_marks[number] = float(left)
+        contents.timer_marks[number] = left
     elif "revealed" in obj:
         seat = obj["revealed"]
         if not isinstance(seat, int) or isinstance(seat, bool):

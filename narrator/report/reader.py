@@ -13,6 +13,7 @@ from pathlib import Path
 from .. import protocol as protocol_mod
 from ..config import Config, ConfigError, parse_config
 from ..flow.events import event_from_dict
+from ..journal import timer_mark_of
 from ..language import LANGUAGES, load_voice
 from ..rules.variants import VARIANTS
 
@@ -231,7 +232,7 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
             if "end" in obj:
                 break
             t = obj.get("t") if isinstance(obj.get("t"), (int, float)) and not isinstance(obj.get("t"), bool) else None
-            mark = _timer_mark(obj)
+            mark = timer_mark_of(obj)
             if mark is not None and t is not None:
                 before = marks.get(mark[0])
                 if before is not None and last_t is not None and before[1] - mark[1] < (t - before[0]) - 1.0:
@@ -257,11 +258,3 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
     _check_unfinished(rec, len(lines))
     return rec
 
-
-def _timer_mark(obj: dict) -> tuple[int, float] | None:
-    """A journal line's note of a day timer's time left: (timer number, seconds left)."""
-    number, left = obj.get("timer"), obj.get("left")
-    if (isinstance(number, int) and not isinstance(number, bool) and isinstance(left, (int, float))
-            and not isinstance(left, bool)):
-        return number, float(left)
-    return None
