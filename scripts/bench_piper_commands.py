@@ -4,11 +4,15 @@ with the digits-only model, and with Whisper reading along: right / wrong / aske
 
 A natural voice beside the bench's espeak-ng sentences: 44 sentences (nominate / submit / put up /
 revoke x seats 1-10, thank you, thanks, cancel that, pass), each at its level and 20 dB softer.
-Prints one JSON object. Usage: nice python3 scripts/bench_piper_commands.py
+Piper renders a sentence differently every time (its model draws noise for the voice's timing and
+timbre, and onnxruntime offers no seed for it): each sentence is rendered --takes times (3), and
+every configuration hears the same renders. Runs differ by a few sentences.
+Prints one JSON object. Usage: nice python3 scripts/bench_piper_commands.py [--takes N]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -44,6 +48,9 @@ def main() -> None:
     from narrator.voice.piper import packaged
     from narrator.voice.verify import DigitVerifier
 
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--takes", type=int, default=3, help="renders of each sentence (Piper renders differently every time)")
+    args = ap.parse_args()
     files = packaged("en_US-joe-medium")
     if files is None:
         sys.exit("bench_piper_commands: the Piper voice is not installed (scripts/install.sh --piper)")
@@ -56,10 +63,11 @@ def main() -> None:
 
     voice = load_voice("en")
     grammar = build_grammar(voice, "day", upto=10)
-    spoken = [(say(text), expected, text) for text, expected in sentences()]
+    spoken = [(say(text), expected, text) for _ in range(args.takes) for text, expected in sentences()]
     digits = SphinxEngine(second_opinion=False)
     digits.verifier = DigitVerifier.load()
-    report = {"voice": "en_US-joe-medium", "sentences": len(spoken), "levels_db": [0, -20]}
+    report = {"voice": "en_US-joe-medium", "sentences": len(spoken) // args.takes, "takes": args.takes,
+              "levels_db": [0, -20]}
     for name, engine in (("alone", SphinxEngine(second_opinion=False)), ("digits_model", digits),
                          ("whisper", SphinxEngine())):
         tally = {"right": 0, "wrong": 0, "asked_again": 0, "not_heard": 0}

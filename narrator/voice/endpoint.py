@@ -46,11 +46,15 @@ class Endpointing:
     # floor cannot be measured; a player 20 dB softer than usual still peaks near -40 dBFS
     floor_dbfs: float = -65.0
     # once speaking, a frame this far below the utterance's loudest one is the pause after it
-    # (the decay of the last word, a breath), whatever the player's level. 30, not 35: the last
-    # 5 dB of a word's decay held the pause back 100-130 ms on the slowest confirmations, and
-    # hearing them as pause lost no seat on the report half at -20, 0 and +6 dB or in kitchen
-    # noise (session 15, docs/voice.md "Endpointing")
+    # (the decay of the last word, a breath), whatever the player's level. 30, not 35, where
+    # Whisper reads along: the last 5 dB of a word's decay held the pause back 100-130 ms on the
+    # slowest confirmations, and hearing them as pause lost no seat on the report half at -20, 0
+    # and +6 dB or in kitchen noise (session 15). Without Whisper (Vosk, or PocketSphinx with the
+    # digits-only model) the shorter tail cuts a soft seat word off its sentence ("I nominate
+    # player | five", heard "... player two"), and nothing reads the whole utterance to doubt it:
+    # 35 there (session 16, docs/voice.md "Endpointing")
     tail_db: float = 30.0
+    tail_db_alone: float = 35.0
     # the longest a sentence of n words plausibly takes, even spoken slowly (~100 words/min)
     slack_ms: int = 1000
     ms_per_word: int = 600
@@ -126,6 +130,7 @@ class Listener:
         self.rate = sample_rate
         self.on_heard = on_heard
         self.cfg = config or Endpointing()
+        self._tail_db = self.cfg.tail_db if getattr(stream, "whisper_reads_along", False) else self.cfg.tail_db_alone
         self.frame = sample_rate * FRAME_MS // 1000
         self._buf = np.zeros(0, dtype=np.int16)
         self._pre: deque = deque(maxlen=max(1, self.cfg.preroll_ms // FRAME_MS))
@@ -192,7 +197,7 @@ class Listener:
         threshold = max(self.noise_db + cfg.margin_db, cfg.floor_dbfs)
         if self.in_speech:
             self._peak_db = max(self._peak_db, db)
-            threshold = max(threshold, self._peak_db - cfg.tail_db)
+            threshold = max(threshold, self._peak_db - self._tail_db)
         speech = db > threshold
         if not self.in_speech:
             self._pre.append(frame)

@@ -88,6 +88,9 @@ class Stream:
     # how far the utterance's loudest 10 ms stands above the room's floor (dB), set by the listener
     # before each decode: in a noisy room Whisper must agree more surely (whisper_judge.NOISY_DB)
     room_db: float | None = None
+    # Whisper reads every utterance along (PocketSphinx with Whisper installed): the listener may
+    # then end an utterance sooner after its last word (Endpointing.tail_db)
+    whisper_reads_along: bool = False
 
     def accept(self, pcm: bytes) -> None: ...
     def partial(self) -> str: ...
@@ -175,6 +178,10 @@ class SphinxStream(Stream):
     """
 
     levels_itself = True
+
+    @property
+    def whisper_reads_along(self) -> bool:
+        return self.engine.judge is not None
 
     def __init__(self, engine: "SphinxEngine", search: str, numbers: list[str] | None = None, bare: bool = False):
         self.engine = engine
