@@ -81,7 +81,7 @@ def answer_size(players: dict[int, str]) -> int:
 
 REPORT_URL = "/report"  # the game report, served once the game is over
 # the host screen's actions that are the game's inputs: taken only while the screen offers them
-HOST_EVENTS = ("nominate", "revoke", "foul", "disqualify", "defeat", "leave", "end_speech")
+HOST_EVENTS = ("nominate", "revoke", "foul", "disqualify", "defeat", "leave", "end_speech", "extend")
 SEAT_ACTIONS = ("nominate", "foul", "disqualify", "defeat", "leave")  # each names a seat
 
 class Conn:
@@ -637,6 +637,7 @@ class Hub:
             "view": {k: (dict((str(a), b) for a, b in v.items()) if isinstance(v, dict) else v) for k, v in view.items()}
             | {"nominations": self._nominations(view)},
             "step": g.step.name if g.step is not None else None,
+            "night": g.night_no if g.state == "night" else None,  # its number beside a night's heading
             "phase": self.phase_text(host=True),
             "role_names": self._role_names(view),
             "names": self.names(),
@@ -683,7 +684,10 @@ class Hub:
         if live.paused:
             return ["resume", "reissue"]
         night = g.state == "night" and live.pause_refusal("pause") == "pause_at_night"
-        return [*([] if night else ["pause"]), *g.host_offers(), "reissue"]
+        # the day's time extension while the table is asked for it (seed 000 Tid): for a player
+        # who asks aloud and has no phone, as the phones' own button is for the others
+        extend = ["extend"] if self._extension_offered() else []
+        return [*([] if night else ["pause"]), *g.host_offers(), *extend, "reissue"]
 
     def host_awaiting(self) -> str:
         """What the game waits for, in the host screen's words: what the host can do there (its
@@ -1434,6 +1438,9 @@ class Hub:
             event = Leave(seat)
         elif what == "end_speech":
             event = EndSpeech()
+        elif what == "extend":
+            # a player without a phone asks aloud (seed 000 Tid): the host presses it for him
+            event = Extend()
         if event is None:
             return self.refuse("unknown host action", None)
         self.live.submit_event(event, source="companion-host")

@@ -126,7 +126,8 @@ def test_a_removed_players_phone_says_so_when_the_table_learns_it_and_not_before
     cfg = config("classic", "ru", '1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff"')
 
     async def press(host, seat: int, act: str) -> None:
-        host.once("dialog", lambda d: asyncio.ensure_future(d.accept()))
+        if act in ("disqualify", "leave"):  # asked once more: it cannot be undone
+            host.once("dialog", lambda d: asyncio.ensure_future(d.accept()))
         await host.get_by_test_id("seat").fill(str(seat))
         await host.get_by_test_id(act).click()
 
@@ -235,5 +236,46 @@ def test_a_reissued_seat_is_on_the_printed_cards_at_once_and_only_a_page_of_ours
                     assert page_file.read_text() == "nobody's"
                 assert t.live.game.state == "speeches", "the game goes on"
                 await host.context.close()
+
+    asyncio.run(main())
+
+
+def test_a_swedish_host_nominates_and_asks_the_extension_for_a_player_without_a_phone():
+    # seed 000: «nominerar» naming the nominator; Tid: whoever wants the extension says so when the
+    # narrator asks. Sven at seat 10 has no phone: he speaks, the host presses it for him
+    need_browser()
+    cfg = config("sverige", "sv", '1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff"',
+                 names={1: "Åsa-Maria Lindqvist-Bergström", 10: "Sven utan telefon"})
+
+    async def main():
+        async with launched() as browser:
+            async with Table(cfg) as t:
+                host = await host_page(browser, t)
+                phones, _ = await seated(t, browser, [5])
+                g = t.live.game
+                await t.to_first_day()
+                await host.get_by_test_id("seat").fill("1")
+                await host.get_by_test_id("by").fill("10")
+                await host.get_by_test_id("nominate").click()
+                await until(lambda: g.public_view()["nominations"] == [1], what="the nomination")
+                await expect(phones[5].get_by_test_id("day-info")).to_have_text("Nominerade: 1 (Åsa-Maria Lindqvist-Bergström)")
+                await expect(host.get_by_test_id("extend")).to_be_hidden()  # nobody is asked yet
+                t.live.fire()
+                await until(lambda: g.public_view()["timer"] == "extension_offer", what="the question")
+                await expect(host.locator("#state")).to_have_text(
+                    "Tiden är ute: bordet tillfrågas om någon vill ha tidstillägget (dag 1)")
+                await expect(phones[5].locator("#phase-text")).to_have_text(
+                    "Tiden är ute. Vill någon använda tidstillägget? Säg ”tidstillägg” eller tryck på knappen.")
+                await expect(host.get_by_test_id("extend")).to_have_text("En spelare begär tidstillägget")
+                await shot(host, "sv-host-extension-offer")
+                await host.get_by_test_id("extend").click()
+                await until(lambda: g.public_view()["timer"] == "extension", what="the extension")
+                assert t.recorded("extension", "day") == [(1,)]
+                await expect(phones[5].locator("#phase-text")).to_have_text("Dag: diskussion (tidstillägg)")
+                await expect(host.get_by_test_id("extend")).to_be_hidden()
+                # the phone's button for the question is gone with it: a late tap asks nothing twice
+                await expect(phones[5].locator("#grid button")).to_have_count(0)
+                await host.context.close()
+                await phones[5].context.close()
 
     asyncio.run(main())
