@@ -701,6 +701,8 @@ class Hub:
         key = "host_" + kind
         if kind == "awaiting_timeout" and self.game.floor is None and "end_speech" in self.game.host_offers():
             key = "host_awaiting_discussion"  # the time, or his button that ends the discussion now
+        elif kind == "awaiting_timeout" and self._extension_offered():
+            key = "host_awaiting_extension"  # the time, or somebody's request: a phone's, a voice's, his button
         template = self._phone_template(key)
         if template is None:  # the deal, the end: nothing to type in these words either
             return self.named(kind, args, self.live.session.awaiting_text(), inside=True)

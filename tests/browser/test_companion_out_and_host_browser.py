@@ -267,6 +267,8 @@ def test_a_swedish_host_nominates_and_asks_the_extension_for_a_player_without_a_
                 await expect(phones[5].locator("#phase-text")).to_have_text(
                     "Tiden är ute. Vill någon använda tidstillägget? Säg ”tidstillägg” eller tryck på knappen.")
                 await expect(host.get_by_test_id("extend")).to_have_text("En spelare begär tidstillägget")
+                await expect(host.get_by_test_id("awaiting")).to_have_text(
+                    "att tiden går ut, eller att en spelare begär tidstillägget")
                 await shot(host, "sv-host-extension-offer")
                 await host.get_by_test_id("extend").click()
                 await until(lambda: g.public_view()["timer"] == "extension", what="the extension")
