@@ -242,8 +242,13 @@ def test_a_hungariq_night_with_the_inspector_and_the_name_reading_vote_looks_the
             assert "No: player 1 is a citizen." in private_texts(phones[4]), "the protected mafioso reads as a citizen"
             for seat, p in phones.items():
                 votes = [x for x in private_texts(p) if x.startswith("You chose")]
-                # every phone reads its own tap in the name vote as a mafioso reads his: the length
-                # of the answer does not tell whose phone voted
+                if seat == 10:
+                    # out, and the table knows it (he left at night zero, the morning said so): told so
+                    # plainly on his own phone, in frames of the same size at the same moment
+                    assert votes == [] and "You left the table and are out of the game. Your taps no longer count." in private_texts(p)
+                    continue
+                # every living phone reads its own tap in the name vote as a mafioso reads his: the
+                # length of the answer does not tell whose phone voted
                 assert len(votes) == 1 and votes[0].endswith(" — you can change it until the step ends."), (seat, votes)
                 if seat in (1, 2, 3):
                     assert votes == ["You chose 9 — you can change it until the step ends."], seat

@@ -127,7 +127,8 @@ def test_the_swedish_extension_question_is_on_every_phone_and_a_living_player_as
                 assert phone.screen["phase"] == question
                 assert (phone.screen["ask"], phone.screen["choices"]) == ("extension", [])
                 assert phone.screen["caption"] == "Tiden är ute. Vill någon använda tidstillägget?"
-            assert hub.host_frame()["phase"] == question
+            # the host asks nobody: his screen says what the table is asked
+            assert hub.host_frame()["phase"] == "Tiden är ute: bordet tillfrågas om någon vill ha tidstillägget"
             question_screen = phones[5].screen["epoch"]
             # two players tap at once: the extension is asked for once, and nobody hears a refusal
             first, second = await asyncio.gather(phones[5].tap(answer=True), phones[8].tap(answer=True))
@@ -186,7 +187,8 @@ def test_a_dead_players_phone_shows_the_question_but_cannot_ask():
             await until(lambda: phones[6].screen["phase"].startswith("Tiden är ute"), what="the question")
             assert phones[6].screen["ask"] is None and phones[7].screen["ask"] == "extension"
             refused = await phones[6].tap(answer=True)
-            assert not refused["ok"] and refused["text"] == t.live.voice.render("reject_seat_out", {"seat": 6})
+            # told on his own phone, plainly, that he is out
+            assert not refused["ok"] and refused["text"] == "Du är ute ur spelet. Dina tryck räknas inte längre."
             assert hub.refused[-1] == ("dead seat", 6)
             await t.settle()
             assert t.recorded("extension", "day") == [] and t.live.game.public_view()["timer"] == "extension_offer"

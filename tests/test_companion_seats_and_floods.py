@@ -282,3 +282,46 @@ def test_a_night_keypad_tap_is_unchanged_by_the_phone_rules():
             assert [e for e in t.recorded("shot_fired", "by", "seat")][-3:] == [(1, 9), (2, 9), (3, 9)]
 
     asyncio.run(main())
+
+
+def test_a_seat_reissued_mid_game_is_on_the_cards_and_a_resume_keeps_that_page(tmp_path):
+    """The host re-issues seat 3's link: the printed page gets seat 3's new card at once (the others
+    unchanged), so a resume finds the page holding this game's links and keeps it as it is; a page
+    that cannot be written is the host's message, and the game goes on."""
+    from narrator.companion import qr, server
+
+    page = tmp_path / "seats.html"
+
+    async def main():
+        async with Table(config(f'[companion]\nseats_page = "{page}"\n'), announce=True) as t:
+            hub, handle = t.companion.hub, t.companion
+            told: list[dict] = []
+
+            class Host:  # the host screen's connection, as the hub writes to it
+                def send(self, text):
+                    told.append(json.loads(text))
+
+            before = page.read_text(encoding="utf-8")
+            hub._host_action(Host(), {"t": "reissue", "seat": 3})
+            after = page.read_text(encoding="utf-8")
+            assert told[-1]["t"] == "reissued" and "problem" not in told[-1]
+            assert hub.seat_tokens[3] in qr.seat_url(handle.base_url, hub.seat_tokens[3]) and after != before
+            assert after == qr.seats_page(handle.urls, t.config.players, hub.word, t.config.language)
+            written = page.stat().st_mtime_ns
+            # a resume: the same links, so the very page is kept, not written again
+            urls = {s: qr.seat_url(handle.base_url, tok) for s, tok in hub.seat_tokens.items()}
+            assert server._seat_cards(t.config, urls, hub, str(page)) == page
+            assert page.stat().st_mtime_ns == written
+            # the folder goes read-only: the host reads why, the new QR code still joins
+            os.chmod(tmp_path, 0o500)
+            try:
+                if os.access(tmp_path, os.W_OK):
+                    return  # root writes anyway: nothing to refuse here
+                hub._host_action(Host(), {"t": "reissue", "seat": 5})
+                assert "could not be updated" in told[-1]["problem"] and "svg" in told[-1]["qr"]
+                assert page.read_text(encoding="utf-8") == after
+            finally:
+                os.chmod(tmp_path, 0o700)
+            assert t.live.game.state == "setup"
+
+    asyncio.run(main())

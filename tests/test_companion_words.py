@@ -145,12 +145,15 @@ def test_the_host_screen_waits_in_its_own_buttons_words_not_the_consoles(lang):
     phone = load_voice(lang).phone
     waits = {k: v for k, v in phone.items() if k.startswith("host_awaiting_")}
     assert set(waits) == {"host_awaiting_speech", "host_awaiting_votes", "host_awaiting_night_step",
-                          "host_awaiting_identify", "host_awaiting_timeout", "host_awaiting_discussion"}
+                          "host_awaiting_identify", "host_awaiting_timeout", "host_awaiting_discussion",
+                          "host_awaiting_extension"}
     assert not {k: v for k, v in waits.items() if CONSOLE_WORDS.search(v)}
     assert phone["host_end_speech"] in waits["host_awaiting_speech"]  # the button the host can press
     # a discussion nobody holds the floor in (seed 003, seed 001's debate) ends with its own button
     assert phone["host_end_discussion"] in waits["host_awaiting_discussion"]
     assert waits["host_awaiting_timeout"] in waits["host_awaiting_discussion"]
+    # seed 000 Tid: asked whether anyone wants the extension, the time runs, or somebody asks
+    assert waits["host_awaiting_timeout"] in waits["host_awaiting_extension"]
 
 
 DEALS = {

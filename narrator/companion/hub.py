@@ -81,7 +81,7 @@ def answer_size(players: dict[int, str]) -> int:
 
 REPORT_URL = "/report"  # the game report, served once the game is over
 # the host screen's actions that are the game's inputs: taken only while the screen offers them
-HOST_EVENTS = ("nominate", "revoke", "foul", "disqualify", "defeat", "leave", "end_speech")
+HOST_EVENTS = ("nominate", "revoke", "foul", "disqualify", "defeat", "leave", "end_speech", "extend")
 SEAT_ACTIONS = ("nominate", "foul", "disqualify", "defeat", "leave")  # each names a seat
 
 class Conn:
@@ -161,6 +161,9 @@ class Hub:
         self.base_url = ""  # for the links the host re-issues
         self.cards_page: str | None = None  # the printable seat cards' file, kept with the tokens for a resume
         self.on_secrets = None  # called when tokens or keys change (the server keeps them for resume)
+        # called with the seat whose link was re-issued: the printable cards get its new link. Returns
+        # what went wrong, for the host who asked (None: done, or there is no page)
+        self.on_reissue = None
         self.on_game_over = None
         self.tap_burst, self.tap_rate = TAP_BURST, TAP_RATE  # the bench lifts them to measure the server
         self._pin_fails: dict[str, tuple[int, float]] = {}  # address -> (wrong PINs, locked until)
@@ -323,6 +326,9 @@ class Hub:
             # this seat's vote is spent (a Swedish day's one vote went to an earlier name): said on
             # its own phone, which has no button for the name being called
             "voted": self._voted_before(seat),
+            # this seat's player is out, in his own words (disqualified, a fourth foul, left the
+            # table, or out as the dead are): only once the table has been told, from the public view
+            "out": self.out_line(seat),
             # the names the table gave its seats ([players]): public, like the name tags in front of
             # the players, so the same on every phone; shown as typed, never as markup
             "names": self.names(),
@@ -465,6 +471,24 @@ class Hub:
             return False
         return seat not in self._called_voters() and self._voted.get(seat) != self.epoch
 
+    # how a seat left the game, as its own phone words it: the referee's removals and a leave are
+    # not a death, and a disqualified player does not read that he was killed (seed 004 §5-7)
+    OUT_CAUSES = ("fouls", "disqualified", "left")
+
+    def out_line(self, seat: int) -> str | None:
+        """"You are out of the game" on this seat's own phone once the table knows it: from the
+        public list of the living, so a removal given at night (`held_for_host`, said in the
+        morning) changes nothing on his phone before the morning line is said."""
+        g = self.game
+        if g.state == "setup" or seat in g.alive or seat not in g.seats:
+            return None
+        cause = g.causes.get(seat)
+        return self.word("you_out_" + cause) if cause in self.OUT_CAUSES else self.word("you_out")
+
+    def _tap_out(self, seat: int) -> list[tuple[bool, str]]:
+        """A tap from a seat the table knows is out: answered plainly, never "Your tap is in"."""
+        return [(False, self.word("tap_out", out=self.out_line(seat) or self.word("you_out")))]
+
     def _outcome(self, seat: int, view: dict) -> str | None:
         """"won", "lost" or "draw" for this seat's player once the game is over."""
         winner = view.get("winner")
@@ -498,31 +522,39 @@ class Hub:
             words["host_revoke"] = words["host_withdraw"]
         return words
 
-    def phase_text(self) -> str:
-        """What the table is doing, as one line: identical for every seat (the frames must be too)."""
+    def phase_text(self, host: bool = False) -> str:
+        """What the table is doing, as one line: identical for every seat (the frames must be too).
+        `host`: the host screen's heading. The host runs the game and votes on nothing: where the
+        phones' line speaks to the players («Támogatod a vádat?», "Everyone taps a seat") his
+        screen describes the moment instead ([phone] host_<key>, e.g. host_state_support_vote)."""
         g = self.game
         voice = self.live.voice
+        word = self._host_word if host else self.word
         if g.state == "over":
-            return self.word("state_over", winner=self.phase_winner())
+            return word("state_over", winner=self.phase_winner())
         if g.state == "setup" and self.dealt is not None:
-            return self.word("dealt_cards" if self.cards_deal else "dealt_roles")
+            return word("dealt_cards" if self.cards_deal else "dealt_roles")
         if g.state == "night":
             step = g.step
             if step is None:
-                return self.word("state_night")
+                return word("state_night")
             if step.action == "identify":
-                return self.word("night_identify", role=self._role_name(step.actors[0]))
+                return word("night_identify", role=self._role_name(step.actors[0]))
             key = "step_" + step.name
             # a step that chooses from a list (the manner of death) says so; still the same for every seat
-            return self.word("night_choose" if g.night_choices()[0] != "seat" else "night",
-                             step=voice.render(key, {}) if key in voice.lines else step.name)
+            return word("night_choose" if g.night_choices()[0] != "seat" else "night",
+                        step=voice.render(key, {}) if key in voice.lines else step.name)
         timer = g.public_view()["timer"]
         if g.state == "discussion" and timer in (EXTENSION_OFFER, EXTENSION):
             # the table is asked for (or is in) the day's time extension, not in an ordinary discussion
-            return self.word("state_" + timer)
-        text = self.word("state_" + g.state, seat=self.seat_label(self._subject()))
+            return word("state_" + timer)
+        text = word("state_" + g.state, seat=self.seat_label(self._subject()))
         speaker = g.floor
-        return self.word("speaking", phase=text, seat=self.seat_label(speaker)) if speaker is not None else text
+        return word("speaking", phase=text, seat=self.seat_label(speaker)) if speaker is not None else text
+
+    def _host_word(self, key: str, **args) -> str:
+        """The host screen's own words for a [phone] line where it has them, else the phones'."""
+        return self.word("host_" + key, **args) if self._phone_template("host_" + key) else self.word(key, **args)
 
     def phase_winner(self) -> str:
         return self.winner_text or self.word("winner_" + str(self.game.winner))
@@ -605,7 +637,8 @@ class Hub:
             "view": {k: (dict((str(a), b) for a, b in v.items()) if isinstance(v, dict) else v) for k, v in view.items()}
             | {"nominations": self._nominations(view)},
             "step": g.step.name if g.step is not None else None,
-            "phase": self.phase_text(),
+            "night": g.night_no if g.state == "night" else None,  # its number beside a night's heading
+            "phase": self.phase_text(host=True),
             "role_names": self._role_names(view),
             "names": self.names(),
             # the host screen's lists name seats as the phones do: labels and the nominees' line
@@ -623,6 +656,7 @@ class Hub:
             "winner_text": self.phase_winner() if g.state == "over" else None,
             "closed": self.closed.is_set(),
             "awaiting": self.host_awaiting(),
+            "awaiting_votes": self.host_awaiting_votes(),
             "report_url": REPORT_URL if g.state == "over" else None,
             # the referee's fouls, disqualification and team defeat (classic, seed 004 §5-7): the
             # other rule systems have none, and their screen shows no such buttons
@@ -650,7 +684,10 @@ class Hub:
         if live.paused:
             return ["resume", "reissue"]
         night = g.state == "night" and live.pause_refusal("pause") == "pause_at_night"
-        return [*([] if night else ["pause"]), *g.host_offers(), "reissue"]
+        # the day's time extension while the table is asked for it (seed 000 Tid): for a player
+        # who asks aloud and has no phone, as the phones' own button is for the others
+        extend = ["extend"] if self._extension_offered() else []
+        return [*([] if night else ["pause"]), *g.host_offers(), *extend, "reissue"]
 
     def host_awaiting(self) -> str:
         """What the game waits for, in the host screen's words: what the host can do there (its
@@ -664,6 +701,8 @@ class Hub:
         key = "host_" + kind
         if kind == "awaiting_timeout" and self.game.floor is None and "end_speech" in self.game.host_offers():
             key = "host_awaiting_discussion"  # the time, or his button that ends the discussion now
+        elif kind == "awaiting_timeout" and self._extension_offered():
+            key = "host_awaiting_extension"  # the time, or somebody's request: a phone's, a voice's, his button
         template = self._phone_template(key)
         if template is None:  # the deal, the end: nothing to type in these words either
             return self.named(kind, args, self.live.session.awaiting_text(), inside=True)
@@ -672,6 +711,26 @@ class Hub:
         except (KeyError, ValueError, IndexError):
             return ""
         return self.named(kind, args, text, inside=True, template=template)
+
+    def host_awaiting_votes(self) -> dict | None:
+        """The voters the game waits for, for the host screen to list compactly: the line's words
+        around the seats, and each seat with its player's name. Ten forty-letter names in one line
+        ("votes from seats 1 (…), 2 (…), …") filled a small screen; the page shows each seat's
+        number first and the name cut to fit, the whole name a tap away."""
+        if self.live.paused:
+            return None
+        kind, args = self.game.awaiting()
+        template = self._phone_template("host_" + kind)
+        if kind != "awaiting_votes" or template is None or "{seats}" not in template:
+            return None
+        head, _, tail = template.partition("{seats}")
+        try:
+            head, tail = (self.live.voice.fill(t, {}, capital=False) if t else "" for t in (head, tail))
+        except (KeyError, ValueError, IndexError):
+            return None
+        players = self.config.players
+        return {"head": head, "tail": tail,
+                "seats": [[s, players.get(s, "")] for s in args.get("seats", []) if _is_int(s)]}
 
     # ------------------------------------------------------------------ output side (loop thread)
     def handle(self, effect, text: str | None) -> None:
@@ -832,6 +891,9 @@ class Hub:
             if kind == "input" and ev.get("type") == "tap" and isinstance(seat, int) and self._day_vote_screen():
                 # a day vote, whoever typed or tapped it, on the screen it was made on
                 self._voted[seat] = self.epoch
+                # the host's "waiting for" loses that voter now, not at the next screen (a day vote
+                # is public; a night tap never sends the host screen anything: its timing is secret)
+                self._hosts_due = True
             self._last_reject = None
             self._caption_before = None
         elif kind == "deal":
@@ -1151,6 +1213,12 @@ class Hub:
             step = self.game.step
             if step is not None and step.action and seat in self.game.awake_seats():
                 sent = self._submit(Tap(seat, target, answer), future)
+            elif seat not in self.game.alive:
+                # out, and the table knows it (dead, or removed and said so): no cover to keep, his
+                # being out is public; the answer comes at the same moment, in a frame of the same size.
+                # One removed tonight is still among the living here, and taps like a sleeper
+                self.refuse("seat out", seat)
+                future.set_result(self._tap_out(seat))
             else:
                 # asleep, dead or a step without action: the same ack, and the core never hears it
                 log.debug("companion: night tap kept from the core")
@@ -1177,7 +1245,7 @@ class Hub:
             extension = True
             if seat not in self.game.alive:
                 self.refuse("dead seat", seat)
-                future.set_result([(False, self.live.voice.render("reject_seat_out", {"seat": seat}))])
+                future.set_result(self._tap_out(seat))
             else:
                 if self._extension_epoch != self.epoch:
                     # the first tap asks; a second one on the same question (two players at once)
@@ -1191,7 +1259,7 @@ class Hub:
             if seat not in self.game.alive and seat not in self._called_voters():
                 # out of the game, unless the rules call on him (a grundregeln tie-break: the last dead)
                 self.refuse("dead seat", seat)
-                future.set_result([(False, self.live.voice.render("reject_seat_out", {"seat": seat}))])
+                future.set_result(self._tap_out(seat))
             else:
                 vote = True
                 standing = self._standing.get(seat)
@@ -1201,6 +1269,9 @@ class Hub:
                     future.set_result([(True, standing[1])])
                 else:
                     sent = self._submit(Tap(seat, target, answer), future)
+        elif seat not in self.game.alive and self.game.state not in ("setup", "over"):
+            self.refuse("seat out", seat)
+            future.set_result(self._tap_out(seat))
         else:
             self.refuse("nothing to tap", seat)
             future.set_result([(False, self.live.voice.render("reject_tap_now", {}))])
@@ -1332,7 +1403,11 @@ class Hub:
             url = self.reissue(seat)
             from . import qr  # only the host who asked sees the new link, as a QR code
 
-            conn.send(json.dumps({"t": "reissued", "seat": seat, "qr": qr.svg_qr(url)}))
+            problem = self.on_reissue(seat) if self.on_reissue is not None else None
+            frame = {"t": "reissued", "seat": seat, "qr": qr.svg_qr(url)}
+            if problem:
+                frame["problem"] = problem  # the cards could not be rewritten: this QR code still joins
+            conn.send(json.dumps(frame, ensure_ascii=False))
             return
         if what in HOST_EVENTS and what not in self.host_controls():
             # a button this screen does not show now (a forged message, or one sent from a screen
@@ -1365,6 +1440,9 @@ class Hub:
             event = Leave(seat)
         elif what == "end_speech":
             event = EndSpeech()
+        elif what == "extend":
+            # a player without a phone asks aloud (seed 000 Tid): the host presses it for him
+            event = Extend()
         if event is None:
             return self.refuse("unknown host action", None)
         self.live.submit_event(event, source="companion-host")

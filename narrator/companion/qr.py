@@ -6,10 +6,13 @@ is shown only as that seat's QR code — never as text on the shared screen.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import html
 import io
 import os
 import socket
+import stat
 import tempfile
 from pathlib import Path
 
@@ -101,3 +104,30 @@ def write_seats_page(config, urls: dict[int, str], word=_english) -> Path:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(seats_page(urls, config.players, word, config.language))
     return path
+
+
+class NotOurs(OSError):
+    """The seat cards' file is a symbolic link or another user's file now: it is left alone."""
+
+
+def rewrite_seats_page(path: Path, text: str) -> None:
+    """The page at `path` replaced by `text` (a seat's link re-issued mid-game): only a regular
+    file of this user is replaced, never written through a symbolic link or into another user's
+    file; the new page is written beside it, readable by this user only, and renamed over it, so
+    a printer or a browser never reads half a page. OSError when it cannot be done."""
+    path = Path(path)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None  # deleted since: written anew where the table was told it is
+    if st is not None and (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid()):
+        raise NotOurs(errno.EPERM, "a link or another user's file", str(path))
+    fd, name = tempfile.mkstemp(prefix=".narrator-seats-", suffix=".html", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(name, path)  # a rename replaces the name itself: it never follows a link
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise

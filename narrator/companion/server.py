@@ -384,6 +384,22 @@ def _cards_not_written(config, exc: OSError) -> str:
                              "below still join the phones; choose a file you can write, or leave it empty"))
 
 
+def _cards_reissued(config, handle: Companion, hub: Hub, seat: int) -> str | None:
+    """A seat's link re-issued mid-game: the printed page shows that seat's new card, every other
+    card as it was (the same bytes: its link is the same). A page that cannot be written is said to
+    the host who asked, and logged; the game and the new QR code on his screen go on."""
+    handle.urls[seat] = qr.seat_url(handle.base_url, hub.seat_tokens[seat])
+    if handle.seats_page is None:
+        return None  # no page was written for this game (it could not be, and the table was told)
+    try:
+        qr.rewrite_seats_page(handle.seats_page, qr.seats_page(handle.urls, config.players, hub.word, config.language))
+    except OSError as exc:
+        reason = hub.word("host_cards_not_ours") if isinstance(exc, qr.NotOurs) else exc.strerror or str(exc)
+        log.warning("companion: the seat cards %s cannot be rewritten with seat %s's new link (%s)", handle.seats_page, seat, reason)
+        return hub.word("host_cards_not_updated", path=str(handle.seats_page), reason=reason)
+    return None
+
+
 def _secrets_file(live) -> tuple[Path, object] | None:
     """Where this game's seat tokens are kept beside its journal, and the journal's identity."""
     journal = getattr(live, "journal", None)
@@ -522,6 +538,7 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
             # the printable cards are a convenience: the QR codes in the terminal join the phones
             # all the same, so the game goes on, told which file and which key to change
             (out or sys.stderr).write(_cards_not_written(config, exc) + "\n")
+        hub.on_reissue = lambda seat: _cards_reissued(config, handle, hub, seat)
         handle.announce(out)
         # the cards hold links: they go when the game is over, and at the latest when the process exits
         hub.on_game_over = handle.remove_seats_page

@@ -8,6 +8,7 @@ page's protocol and keeps every frame it receives.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import time
 
@@ -118,9 +119,12 @@ class Table:
 
     _since = 0
 
-    def __init__(self, config, session_class=ManualClockSession):
+    def __init__(self, config, session_class=ManualClockSession, announce: bool = False):
         self.config = config
         self.session_class = session_class
+        # as `narrator play` starts it: the printable seat cards written, the QR codes printed (to `announced`)
+        self.announce = announce
+        self.announced = None
 
     async def __aenter__(self):
         from . import start
@@ -131,7 +135,8 @@ class Table:
         first = self.live.start_effects()
         self.run_task = asyncio.create_task(self.live.run(first))
         await until(lambda: self.live.loop is not None, what="the live loop")
-        self.companion = start(self.config, self.live, host="127.0.0.1", port=0, announce=False)
+        self.announced = io.StringIO()
+        self.companion = start(self.config, self.live, host="127.0.0.1", port=0, announce=self.announce, out=self.announced)
         self.companion.hub.record_sent = True
         await self.companion.started()
         self.ws_url = f"ws://127.0.0.1:{self.companion.port}/ws"

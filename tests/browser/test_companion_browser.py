@@ -118,7 +118,9 @@ def test_ten_phones_play_a_night_and_a_day_in_chromium():
         answers = await step(t, pages, {s: 9 for s in MAFIA})
         assert all(answers[s] == "You chose 9 — you can change it until the step ends." for s in MAFIA)
         assert all(answers[s] == f"You chose {alive[s % len(alive)]} — you can change it until the step ends."
-                   for s in pages if s not in MAFIA)
+                   for s in pages if s not in MAFIA and s in alive)
+        # the voted-out 7 is out, and the table knows it: his phone says so plainly, nothing to hide
+        assert answers[7] == "You are out of the game. Your taps no longer count."
 
         # the Don's phone reloads mid-step and comes back to the same screen, then he checks
         don = pages[DON]
@@ -128,11 +130,11 @@ def test_ten_phones_play_a_night_and_a_day_in_chromium():
         await don.wait_for_function(f"() => Number(document.body.dataset.epoch) === {before}")
         answers = await step(t, pages, {DON: SHERIFF})
         assert answers[DON] == "Player 4 IS the Sheriff."
-        assert all(a == "Your tap is in." for s, a in answers.items() if s != DON)
+        assert all(a == "Your tap is in." for s, a in answers.items() if s not in (DON, 7))
 
         answers = await step(t, pages, {SHERIFF: DON})
         assert answers[SHERIFF] == "Player 1 is MAFIA."
-        assert all(a == "Your tap is in." for s, a in answers.items() if s != SHERIFF)
+        assert all(a == "Your tap is in." for s, a in answers.items() if s not in (SHERIFF, 7))
 
         # dawn: 9 was shot; the table sees it, and nobody's role
         assert game.state == "last_words" and 9 not in game.alive

@@ -33,7 +33,9 @@ LAPTOP = {"width": 1280, "height": 800}
 # what each seed gives the host to press in a game, besides pause, resume and End speech
 CONTROLS = {
     "classic": {"nominate", "revoke", "foul", "disqualify", "defeat", "leave"},  # seed 004 §5-7
-    "sverige": {"nominate", "revoke"},  # seed 000: a nomination (and its withdrawal) names its nominator
+    # seed 000: a nomination (and its withdrawal) names its nominator; the time extension (Tid) is
+    # asked aloud by a player without a phone, and pressed for him
+    "sverige": {"nominate", "revoke", "extend"},
     "hungariq": {"nominate"},  # seed 001: «Vádat emelek XY ellen»
     "grundregeln": set(),  # seed 003: everyone points at a suspect; nobody nominates, no fouls
 }
@@ -74,10 +76,20 @@ class ControlledHost(HostedGame):
         now = set(frame["controls"]) - {"pause", "resume", "end_speech", "reissue"}
         assert now <= want, frame["controls"]
         self.offered |= now
+        voters = frame["awaiting_votes"]
         for name, page in (("phone", self.host), ("laptop", self.laptop)):
             try:
-                await page.wait_for_function("t => document.getElementById('awaiting').innerText === t",
-                                             arg=awaiting, timeout=5_000)
+                if voters is not None:
+                    # the voters as compact chips, each seat's number first, in the line's own words
+                    seats = [str(s) for s, _ in voters["seats"]]
+                    await page.wait_for_function(
+                        "v => Array.from(document.querySelectorAll('#awaiting .voter b')).map(b => b.innerText).join() === v",
+                        arg=",".join(seats), timeout=5_000)
+                    if voters["head"].strip() not in await page.locator("#awaiting").inner_text():
+                        raise AssertionError(voters["head"])
+                else:
+                    await page.wait_for_function("t => document.getElementById('awaiting').innerText === t",
+                                                 arg=awaiting, timeout=5_000)
             except Exception:
                 self.found.add(f"{where}: the {name} host screen waits for something else than {awaiting!r}")
             shown = await page.evaluate(SHOWN_JS)
@@ -86,7 +98,7 @@ class ControlledHost(HostedGame):
             self.awaited.add(shown["awaiting"])
             if shown["fouls"] != (variant == "classic"):
                 self.found.add(f"{where}: the Fouls row is {'shown' if shown['fouls'] else 'missing'} on {variant}")
-            visible = {a for a in SEAT_BUTTONS if shown["buttons"][a] is not None}
+            visible = {a for a in (*SEAT_BUTTONS, "extend") if shown["buttons"][a] is not None}
             if visible - want:
                 self.found.add(f"{where}: {variant}'s host screen offers {sorted(visible - want)}, which its rules do not have")
             if shown["buttons"]["end_speech"] is not None:

@@ -1,7 +1,8 @@
 """The host screen and the day's buttons as a table meets them, on 360×740 Chromium.
 
 - The host screen's state line says only what the server words in the table's language: the
-  phase, its day, "paused". A small grey word of the core's own ("over", "tie_speeches /
+  phase, its day, "paused" — and never the phones' words to the players: a vote's question («Támogatod
+  a vádat?») or "Everyone taps a seat" reads as what the table does («Szavazás a vád támogatásáról»). A small grey word of the core's own ("over", "tie_speeches /
   mafia_shoots") stood beside it on every screen. A whole game of each rule system, in every one
   of the five languages, checks the line at every screen, night and day, to the result.
 - grundregeln (seed 003, «zeigt … auf einen Mitspieler»): at the pointing every living phone has
@@ -70,7 +71,10 @@ class HostedGame(TableGame):
         view, hub = frame["view"], self.hub
         # the line as the server words it: the phase (or "the roles are dealt"), its day, paused
         text = hub.word("host_dealt") if frame["ready"] is not None else frame["phase"]
-        if view["day"] and view["state"] != "over":
+        # a night beside its own number (the night after day 2 is night 2), a day beside its day
+        if view["state"] == "night" and frame["night"]:
+            text += " (" + hub.word("host_night_no", n=frame["night"]) + ")"
+        elif view["day"] and view["state"] not in ("over", "night"):
             text += " (" + hub.word("host_day", day=view["day"]) + ")"
         if frame["paused"]:
             text = hub.word("host_paused", phase=text)
@@ -82,6 +86,11 @@ class HostedGame(TableGame):
             shown = await self.host.locator("#state-line").inner_text()
             self.found.add(f"{where}: the host's state line reads {shown!r}, the server's words are {text!r}")
         self.host_lines.add(text)
+        # the host votes on nothing and taps no seat: a heading of the phones' that speaks to the
+        # players («Támogatod a vádat?», "Everyone taps a seat") has the host's own words on his screen
+        for fragment in self.players_only():
+            if fragment in frame["phase"]:
+                self.found.add(f"{where}: the host's heading speaks to the players: {frame['phase']!r}")
         body = await self.host.evaluate("() => document.body.innerText")
         for name in STATES | STEPS:
             # an English table says "night" and "over" in its own words; elsewhere no core name at all
@@ -91,6 +100,20 @@ class HostedGame(TableGame):
             self.shots.mkdir(parents=True, exist_ok=True)
             self._shot_no += 1
             await self.host.screenshot(path=str(self.shots / f"host-{self._shot_no:03d}-{self.game.state}-{tag}.png"))
+
+    def players_only(self) -> list[str]:
+        """The words of each phone heading the host screen words its own way ([phone] host_<key>):
+        the longest fixed part of the phones' template, where the two differ."""
+        phone = self.t.live.voice.phone
+        out = []
+        for key, template in phone.items():
+            own = phone.get("host_" + key)
+            if own is None or own == template or key.startswith("host_"):
+                continue
+            part = max(re.split(r"\{\w+\}", template), key=len).strip(" .:–—")
+            if len(part) > 6 and part not in own:
+                out.append(part)
+        return out
 
     async def __aexit__(self, *exc):
         if self.host is not None:

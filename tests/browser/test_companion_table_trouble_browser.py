@@ -114,7 +114,8 @@ class TroubleGame(TableGame):
         await self.look("before taps", seats=(1,))
         awake = set(g.awake_seats())
         actor = min(awake)
-        sleeper = next(s for s in self.pages if s not in awake)
+        # a living sleeper: the dead are told plainly that they are out (their being out is public)
+        sleeper = next(s for s in self.pages if s not in awake and s in g.alive)
         choices = await self.buttons(1)
         taps = {s: self.night_choice(g.step, s, choices) if s in awake else choices[(s * 3) % len(choices)]
                 for s in self.pages}
