@@ -55,9 +55,14 @@ STEP_RESULTS = frozenset({"time_up", "vote_count", "hand_vote_count", "accusatio
 SHARED_LINE = "_shared"
 
 
-def _shared_answers(effects: list) -> dict[int, list[int]]:
+def _shared_answers(effects: list, players: list[int] | None = None) -> dict[int, list[int]]:
     """The private answers of one keypad seat typed for every awake seat, by the effect's id: the
-    seats each first answer is for, and [] for the same answer to the next seats (left out)."""
+    seats each first answer is for, and [] for the same answer to the next seats (left out).
+
+    `players`: the step's seats as the table knows them (Game.step_players). An answer for some of
+    them is addressed to all of them: a mafioso the referee removed tonight, or one who left the
+    table, gets no tap of the keypad's (he acts no more), but "only for seats 3 and 5" where the
+    night before read "3, 5 and 8" would tell his partners what the morning is to say."""
     first: dict[tuple, object] = {}
     seats: dict[int, list[int]] = {}
     for e in effects:
@@ -70,6 +75,11 @@ def _shared_answers(effects: list) -> dict[int, list[int]]:
         else:
             first[key] = e
             seats[id(e)] = [e.seat]
+    if players:
+        for e in effects:
+            answered = seats.get(id(e))
+            if answered and set(answered) <= set(players):
+                seats[id(e)] = sorted(players)
     return seats
 
 
@@ -455,7 +465,7 @@ class LiveSession:
         self._dispatch(self.session.feed(event))
 
     def _dispatch(self, effects: list[Effect], shared: bool = False) -> None:
-        seats = _shared_answers(effects) if shared else {}
+        seats = _shared_answers(effects, self._step_players()) if shared else {}
         for e in effects:
             if isinstance(e, Timer):
                 e, said = self._clocked(e)
@@ -486,6 +496,10 @@ class LiveSession:
             if isinstance(e, Timer) and self._open_pending:
                 self._open_pending = False
                 self._opened(None)
+
+    def _step_players(self) -> list[int] | None:
+        game = getattr(self.session, "game", None)
+        return game.step_players() if game is not None and game.state == "night" else None
 
     def _shared_text(self, effect: Effect, text: str | None) -> str | None:
         """An answer several seats read together, worded for all of them where the language
