@@ -88,9 +88,12 @@ def spoken_left(left: float) -> int:
     return int(left) // 60 * 60 if left >= 120 else max(1, round(left))
 
 
-def _step_opening(effects: list) -> list[Say]:
-    """The public lines that opened the running step, from the effects since the last step began."""
-    said = [e for e in effects if isinstance(e, Say)]
+def _step_opening(effects: list, closing: frozenset[str] = frozenset()) -> list[Say]:
+    """The public lines that opened the running step, from the effects since the last step began.
+    `closing`: the lines that close a night step («Läkaren somnar.»), said in the same breath as
+    the next one's opening: on a resume they are another step's, and only the running step's
+    own line is said again ("The Sheriff wakes up…", not "The Doctor falls asleep." first)."""
+    said = [e for e in effects if isinstance(e, Say) and e.line not in closing]
     while said and said[0].line in STEP_RESULTS:
         said.pop(0)
     return said
@@ -291,7 +294,8 @@ class LiveSession:
                         # a step opened again by what happened in it (the last call after each
                         # nomination, hungariq's day after an accusation fell) is announced as it
                         # was opened, not as the news that opened it again
-                        opening = _step_opening(batch[since:i]) or openings.get(e.name, [])[-1:]
+                        closing = frozenset(step.sleep_line for step in self.game.steps) if self.game.state == "night" else frozenset()
+                        opening = _step_opening(batch[since:i], closing) or openings.get(e.name, [])[-1:]
                         openings[e.name] = opening
                     since = i + 1
                     told = []
