@@ -20,7 +20,7 @@ from typing import Protocol
 
 from .config import Config
 from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
-from .flow.events import Event, Tap, Timeout, event_to_dict
+from .flow.events import EndSpeech, Event, Tap, Timeout, event_to_dict
 from .inputs import InputError, Talk
 from .journal import Journal, JournalError
 from .session import Session
@@ -50,6 +50,11 @@ STEP_STARTS = frozenset({"phase", "speech", "vote_open"})
 STEP_RESULTS = frozenset({"time_up", "vote_count", "hand_vote_count", "accusation_count", "accusation_falls",
                           "execution_count", "spared", "nominated_by", "withdrawn_by"})
 
+
+# where a `timeout` is the host's: typed at the console (a transcript's `timeout` stands for the
+# clock), or the host screen's; its End speech is his too, where a typed `say thank you` is the
+# speaker's words as heard
+HOST_SOURCES = frozenset({"console", "companion-host"})
 
 # the line an answer is worded with when several seats read it at once: "<line>_shared"
 SHARED_LINE = "_shared"
@@ -419,6 +424,11 @@ class LiveSession:
             return self._answer(Answer("bad_input", {"reason": exc.explained(self.voice)}), detail=str(exc))
         if isinstance(item, Talk):
             return
+        if (isinstance(item, Timeout) and source in HOST_SOURCES
+                or isinstance(item, EndSpeech) and source == "companion-host") and not item.host:
+            # the host cut it short: the same input for the game, but the game's record must not
+            # say that the time ran out (or that the speaker said "thank you")
+            item = replace(item, host=True)
         self._apply(item)
 
     def _held_back(self, event: Event) -> None:
