@@ -258,3 +258,22 @@ def test_a_journal_resume_cannot_read_is_told_in_the_language_of_the_users_confi
     # C, POSIX or a language the narrator does not speak: English, as before
     r = resume(tmp_path, folder, locale={"LANG": "fr_FR.UTF-8"})
     assert f"{folder}: this is a folder, not a file — " in r.stderr, r.stderr
+
+
+def test_resume_with_the_clubs_config_goes_on_with_the_game_at_its_journal_path(tmp_path):
+    """`narrator resume --config club.toml`: the game that config journals (`[journal] path`, taken
+    from the config's folder), said in its language when that journal cannot be read."""
+    import subprocess
+    import sys
+    from test_journal_faults import ROOT
+
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "tonight.jsonl").mkdir()  # a folder where the journal should be
+    (club / "mafia.toml").write_text('variant = "classic"\nlanguage = "ru"\n[journal]\npath = "tonight.jsonl"\n')
+    env = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL", "LC_MESSAGES")}
+    env.update({"HOME": str(tmp_path), "COLUMNS": "2000", "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"})
+    r = subprocess.run([sys.executable, "-m", "narrator.cli", "resume", "--config", str(club / "mafia.toml"), "--voice", "text"],
+                       input="", capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"{club / 'tonight.jsonl'}: {load_voice('ru').cli_text('journal_is_folder', {})} — " in r.stderr, r.stderr
