@@ -8,6 +8,7 @@ import importlib
 import json
 import os
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -571,25 +572,68 @@ def _full_deal(cfg: Config, deal) -> dict[int, str]:
     return {s: named.get(s, "citizen") for s in range(1, cfg.seats + 1)}
 
 
+def _locale_language() -> str | None:
+    """The table's language as the system's locale names it (LC_ALL, then LC_MESSAGES, then LANG,
+    as POSIX reads them for messages): "ru_RU.UTF-8" is Russian; C, POSIX and the rest, none."""
+    from .language import LANGUAGES
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if value:
+            lang = re.split(r"[_.@-]", value, maxsplit=1)[0].lower()
+            return lang if lang in LANGUAGES else None
+    return None
+
+
+def _voice_before_the_journal(args):
+    """The language of what `resume` says before a journal can be read (a folder, a file it may
+    not read, a first line too damaged to name the game's language): the config the user names
+    (`--config`), else the system's locale, else English (None) — the embedded default config
+    names English too."""
+    from .config import language_of
+    from .language import load_voice
+
+    lang = None
+    if getattr(args, "config", None):
+        try:
+            lang = language_of(Path(args.config).expanduser().read_bytes()[:1 << 20].decode("utf-8", errors="replace"))
+        except OSError:
+            lang = None  # a config it cannot read is said when it is loaded, if it must be
+    lang = lang or _locale_language()
+    try:
+        return load_voice(lang) if lang else None
+    except (OSError, ValueError):
+        return None
+
+
 def cmd_resume(args) -> int:
     from .live import LiveSession
 
+    before = _voice_before_the_journal(args)
+    if not args.journal and getattr(args, "config", None):
+        # the club's config names where its games are journaled: that game is the one to go on
+        cfg = _checked(lambda: load_config(args.config))
+        if cfg is None:
+            return 2
+        if cfg.section("journal")["path"]:
+            args.journal = cfg.section("journal")["path"]
     if args.journal:
         jpath = Path(args.journal).expanduser()
     else:
         games = journals.unfinished_games()
         if not games:
-            say_error(_words(None, "no_unfinished_game", folder=str(journals.games_dir())), _words(None, "error"))
+            say_error(_words(before, "no_unfinished_game", folder=str(journals.games_dir())), _words(before, "error"))
             if not _writable(journals.state_dir()):
                 # play could not note a --journal game there: the game is not lost, only unlisted
-                err.print(Text(_words(None, "state_dir_unlisted", folder=str(journals.state_dir()))))
+                err.print(Text(_words(before, "state_dir_unlisted", folder=str(journals.state_dir()))))
             return 2
         jpath = games[-1].path
     if not jpath.exists():
-        say_error(_words(None, "no_journal_at", path=str(jpath)), _words(None, "error"))
+        say_error(_words(before, "no_journal_at", path=str(jpath)), _words(before, "error"))
         return 2
-    # what is said before the game's config is read is said in the language it names, if it can be read
-    voice = _peek_voice(jpath)
+    # what is said before the game's config is read is said in the language it names, if it can
+    # be read; else in the one the user's config or the system names
+    voice = _peek_voice(jpath) or before
     error = _words(voice, "error")
     try:
         held = journals.lock(jpath, resume=True)  # noqa: F841 — held for the whole game
@@ -822,6 +866,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--journal", help="the game's journal (default: the latest unfinished game)")
     p.add_argument("--repair", action="store_true",
                    help="a damaged journal: resume up to its last good line, keeping a copy of the damaged file")
+    p.add_argument("--config", help="the table's config: without --journal, the game journaled at its [journal] path; "
+                   "what is said before the journal can be read is said in its language (else the system's locale's)")
     p.add_argument("--voice", choices=("auto", "text", "speech"))
     p.add_argument("--companion", action="store_true")
     p.add_argument("--listen", action="store_true")

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from .config import Config
 from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
-from .flow.events import Event, Tap, Timeout, event_to_dict
+from .flow.events import EndSpeech, Event, Tap, Timeout, event_to_dict
 from .inputs import InputError, Talk
 from .journal import Journal, JournalError
 from .session import Session
@@ -51,13 +51,23 @@ STEP_RESULTS = frozenset({"time_up", "vote_count", "hand_vote_count", "accusatio
                           "execution_count", "spared", "nominated_by", "withdrawn_by"})
 
 
+# where a `timeout` is the host's: typed at the console (a transcript's `timeout` stands for the
+# clock), or the host screen's; its End speech is his too, where a typed `say thank you` is the
+# speaker's words as heard
+HOST_SOURCES = frozenset({"console", "companion-host"})
+
 # the line an answer is worded with when several seats read it at once: "<line>_shared"
 SHARED_LINE = "_shared"
 
 
-def _shared_answers(effects: list) -> dict[int, list[int]]:
+def _shared_answers(effects: list, players: list[int] | None = None) -> dict[int, list[int]]:
     """The private answers of one keypad seat typed for every awake seat, by the effect's id: the
-    seats each first answer is for, and [] for the same answer to the next seats (left out)."""
+    seats each first answer is for, and [] for the same answer to the next seats (left out).
+
+    `players`: the step's seats as the table knows them (Game.step_players). An answer for some of
+    them is addressed to all of them: a mafioso the referee removed tonight, or one who left the
+    table, gets no tap of the keypad's (he acts no more), but "only for seats 3 and 5" where the
+    night before read "3, 5 and 8" would tell his partners what the morning is to say."""
     first: dict[tuple, object] = {}
     seats: dict[int, list[int]] = {}
     for e in effects:
@@ -70,6 +80,11 @@ def _shared_answers(effects: list) -> dict[int, list[int]]:
         else:
             first[key] = e
             seats[id(e)] = [e.seat]
+    if players:
+        for e in effects:
+            answered = seats.get(id(e))
+            if answered and set(answered) <= set(players):
+                seats[id(e)] = sorted(players)
     return seats
 
 
@@ -78,9 +93,12 @@ def spoken_left(left: float) -> int:
     return int(left) // 60 * 60 if left >= 120 else max(1, round(left))
 
 
-def _step_opening(effects: list) -> list[Say]:
-    """The public lines that opened the running step, from the effects since the last step began."""
-    said = [e for e in effects if isinstance(e, Say)]
+def _step_opening(effects: list, closing: frozenset[str] = frozenset()) -> list[Say]:
+    """The public lines that opened the running step, from the effects since the last step began.
+    `closing`: the lines that close a night step («Läkaren somnar.»), said in the same breath as
+    the next one's opening: on a resume they are another step's, and only the running step's
+    own line is said again ("The Sheriff wakes up…", not "The Doctor falls asleep." first)."""
+    said = [e for e in effects if isinstance(e, Say) and e.line not in closing]
     while said and said[0].line in STEP_RESULTS:
         said.pop(0)
     return said
@@ -281,7 +299,8 @@ class LiveSession:
                         # a step opened again by what happened in it (the last call after each
                         # nomination, hungariq's day after an accusation fell) is announced as it
                         # was opened, not as the news that opened it again
-                        opening = _step_opening(batch[since:i]) or openings.get(e.name, [])[-1:]
+                        closing = frozenset(step.sleep_line for step in self.game.steps) if self.game.state == "night" else frozenset()
+                        opening = _step_opening(batch[since:i], closing) or openings.get(e.name, [])[-1:]
                         openings[e.name] = opening
                     since = i + 1
                     told = []
@@ -405,6 +424,11 @@ class LiveSession:
             return self._answer(Answer("bad_input", {"reason": exc.explained(self.voice)}), detail=str(exc))
         if isinstance(item, Talk):
             return
+        if (isinstance(item, Timeout) and source in HOST_SOURCES
+                or isinstance(item, EndSpeech) and source == "companion-host") and not item.host:
+            # the host cut it short: the same input for the game, but the game's record must not
+            # say that the time ran out (or that the speaker said "thank you")
+            item = replace(item, host=True)
         self._apply(item)
 
     def _held_back(self, event: Event) -> None:
@@ -455,7 +479,7 @@ class LiveSession:
         self._dispatch(self.session.feed(event))
 
     def _dispatch(self, effects: list[Effect], shared: bool = False) -> None:
-        seats = _shared_answers(effects) if shared else {}
+        seats = _shared_answers(effects, self._step_players()) if shared else {}
         for e in effects:
             if isinstance(e, Timer):
                 e, said = self._clocked(e)
@@ -486,6 +510,10 @@ class LiveSession:
             if isinstance(e, Timer) and self._open_pending:
                 self._open_pending = False
                 self._opened(None)
+
+    def _step_players(self) -> list[int] | None:
+        game = getattr(self.session, "game", None)
+        return game.step_players() if game is not None and game.state == "night" else None
 
     def _shared_text(self, effect: Effect, text: str | None) -> str | None:
         """An answer several seats read together, worded for all of them where the language

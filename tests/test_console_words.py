@@ -241,8 +241,9 @@ def test_the_status_after_the_end_names_the_winner_as_the_narrator_does():
 @pytest.mark.parametrize("typed,running", [
     # killed in the middle of player 2's speech (day 1)
     (["timeout"] * 4, "Spieler 2, deine Redezeit"),
-    # killed while the mafia meet at night zero
-    (["timeout"], "Der Don schläft ein."),
+    # killed while the mafia meet at night zero: their step's own line, not «Der Don schläft ein.»
+    # before it, which closed the Don's step
+    (["timeout"], "Die Mafia wacht auf"),
 ])
 def test_a_resume_says_where_the_game_stands_and_not_again_how_the_keypad_works(typed, running, tmp_path):
     """Seen at a German table after a crash mid-day: the resume explained the keypad again, as at
@@ -269,6 +270,7 @@ def test_a_resume_says_where_the_game_stands_and_not_again_how_the_keypad_works(
     # (printed, a long line wraps: its opening words are enough to find it)
     assert de.render("keypad_masking")[:40] not in out, out
     assert any(s.startswith(running) for s in said[1:]), said
+    assert de.render("don_sleeps") not in said, said
     assert "Traceback" not in err
 
 

@@ -121,7 +121,8 @@ def load_config_text():
 
 @pytest.mark.parametrize("cut,opening", [
     # stopped while the Sheriff looks for the mafia (night 1): the table hears which step runs
-    (30, ["The Don falls asleep.", "The Sheriff wakes up and looks for the mafia."]),
+    # — its own line, not "The Don falls asleep." before it, which closed the Don's step
+    (30, ["The Sheriff wakes up and looks for the mafia."]),
     # stopped in the middle of player 4's speech (day 1)
     (7, ["Player 4, you have"]),
 ])
@@ -217,3 +218,92 @@ def test_a_last_call_opened_again_by_a_nomination_is_announced_as_the_last_call(
     assert probe.game.state == "last_call", probe.game.state
     said = [e.line for e in live.start_effects(replayed=events) if isinstance(e, Say)]
     assert said == ["resuming", "last_call"], said
+
+
+SVERIGE = """variant = "sverige"
+language = "sv"
+[dealing]
+mode = "fixed"
+roles = { 1 = "mafia", 2 = "mafia", 3 = "mafia", 4 = "doctor", 5 = "sheriff" }
+[timers]       # long enough that only the typed `timeout` lines end a step
+night_step = 120
+night_zero_step = 120
+[input]
+engine = "none"
+"""
+# night zero's meeting; day 1: the free day, the call for the extension, the last call
+SV_TO_NIGHT = ["timeout"] * 4
+
+
+@pytest.mark.parametrize("shot", [4, 6], ids=["the doctor shot", "a villager shot"])
+def test_a_swedish_night_resumed_in_the_sheriffs_step_says_the_sheriff_wakes_and_nothing_of_the_doctor(shot, tmp_path):
+    """seed 000: the night's roles wake one by one; the sheriff's step opens right after «Läkaren
+    somnar.» A game killed (kill -9) in it said that line again on `narrator resume` — the close
+    of another step. It says its own line alone, and the same whether the doctor still lives:
+    night 2, after the mafia shot the doctor in night 1 or a villager (README: After a crash)."""
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(SVERIGE)
+    journal = tmp_path / "journal.jsonl"
+    night_1 = [f"tap {m} {shot}" for m in (1, 2, 3)] + ["timeout"] * 3  # the mafia, the doctor, the sheriff
+    lines = SV_TO_NIGHT + night_1 + ["timeout"] * 3 + ["timeout"] * 2  # day 2; night 2: mafia, doctor
+    play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
+    play.stdin.write("\n".join(lines) + "\n")
+    play.stdin.flush()
+    wait_for_events(journal, len(lines) + 1)
+    play.send_signal(signal.SIGKILL)
+    play.wait(timeout=10)
+    resume = start(["resume", "--journal", str(journal)], tmp_path)
+    out, err = resume.communicate("status\nquit\n", timeout=60)
+    said = [l[2:] for l in out.splitlines() if l.startswith("» ")]
+    sv = load_voice("sv")
+    assert said == [sv.render("resuming", {}), sv.render("sheriff_wakes_team", {})], said
+    assert sv.render("doctor_sleeps", {}) not in out
+    assert "dag 2" in out.lower() and "sheriff" in out.lower(), out  # the status: night 2, the sheriff's check
+
+
+# every variant's night steps, with the roles each can have: a random table played to every step
+RESUMED_TABLES = {
+    "classic": "",
+    "classic13": 'seats = 13\n[roles]\nputana = 1\ndoctor = 1\nmaniac = 1\npoliceman = 1\n',
+    "sverige": 'seats = 10\n[roles]\ndoctor = 1\navenger = 1\n',
+    "sverige_freemasons": 'seats = 8\n[roles]\nsheriff = 0\nfreemason = 2\n',
+    "hungariq": 'seats = 12\n[roles]\nvogon = 1\nbodyguard = 1\nsarika = 1\n',
+    "grundregeln": 'seats = 9\n[rules]\nmanner_of_death = true\n',
+}
+
+
+@pytest.mark.parametrize("table", sorted(RESUMED_TABLES))
+def test_a_resume_in_any_night_step_says_that_steps_own_line_whoever_is_alive(table):
+    """Every variant, every night step, resumed anywhere in it in random games (roles dead or
+    alive, choices made or not): the narrator says the game goes on and the line that opens the
+    running step — with "night falls" before the night's first — never a line of another step
+    (the one that closed the step before), and always the same lines for the same step."""
+    import random
+    from collections import defaultdict
+
+    from narrator.config import parse_config
+    from narrator.flow.effects import Say
+    from narrator.live import LiveSession
+    from narrator.simulate import RandomPlayer
+
+    variant = table.split("_")[0].rstrip("0123456789")
+    heard: dict[str, set] = defaultdict(set)
+    for game in range(6):
+        cfg = parse_config(f'variant = "{variant}"\nlanguage = "en"\n' + RESUMED_TABLES[table]
+                           + f'[dealing]\nmode = "seeded"\nseed = {game}\n', "club.toml")
+        live = LiveSession(cfg, None)
+        live.start_effects()
+        g, rng = live.game, random.Random(game)
+        player = RandomPlayer(rng)
+        events = [live.session.dealing_event()]
+        live.session.feed(events[0])
+        while g.state != "over" and len(events) < 1500:
+            events.append(player.legal(g))
+            live.session.feed(events[-1])
+            if g.state == "night" and g.step is not None and rng.random() < 0.3:
+                first = g.step_index == min(i for i, s in enumerate(g.steps) if g._step_plays(s))
+                said = [e.line for e in LiveSession(cfg, None).start_effects(replayed=list(events)) if isinstance(e, Say)]
+                opening = [("night_zero_falls" if g.steps is g.variant.night_zero else "night_falls")] if first else []
+                assert said == ["resuming", *opening, g.step.wake_line], (g.step.name, said)
+                heard[g.step.name].add(tuple(said))
+    assert heard and all(len(lines) == 1 for lines in heard.values()), dict(heard)

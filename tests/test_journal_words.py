@@ -138,14 +138,15 @@ def test_a_header_that_cannot_be_written_asks_to_start_again_not_to_resume_nothi
 
 # `narrator resume` on a journal it cannot read: the file, why and what to do, never only the
 # system's error. A file that cannot be read at all names no language: English.
-def resume(tmp_path: Path, journal: Path, *wrap: str):
-    import shutil
+def resume(tmp_path: Path, journal: Path, *wrap: str, locale: dict | None = None, more: tuple = ()):
+    """`narrator resume --journal F`; `locale`: the system's locale variables (none: C, English)."""
     import subprocess
     import sys
     from test_journal_faults import ROOT
-    env = {**os.environ, "HOME": str(tmp_path), "COLUMNS": "2000", "PYTHONPATH": str(ROOT)}
-    r = subprocess.run([*wrap, sys.executable, "-m", "narrator.cli", "resume", "--journal", str(journal), "--voice", "text"],
-                       input="", capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    env = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL", "LC_MESSAGES")}
+    env.update({"HOME": str(tmp_path), "COLUMNS": "2000", "PYTHONPATH": str(ROOT), **(locale or {"LANG": "C.UTF-8"})})
+    r = subprocess.run([*wrap, sys.executable, "-m", "narrator.cli", "resume", "--journal", str(journal), "--voice", "text",
+                        *more], input="", capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert "Traceback" not in r.stderr + r.stdout, r.stderr
     return r
 
@@ -203,3 +204,76 @@ def test_resuming_a_file_that_is_no_journal_at_all_says_so(tmp_path):
     assert r.returncode == 2
     assert f"{junk}:1: not a narrator journal" in r.stderr, r.stderr
     assert "narrator play --new" in r.stderr
+
+
+def refused_as_a_player(tmp_path: Path) -> tuple[str, ...]:
+    """root reads anything: in a user namespace as another user it is refused as a player is."""
+    import shutil
+    wrap = () if os.geteuid() != 0 else ("unshare", "--user", "--map-user=1000", "--map-group=1000")
+    if wrap and (shutil.which("unshare") is None or os.system("unshare --user --map-user=1000 true 2>/dev/null") != 0):
+        pytest.skip("no user namespace to be refused in")
+    return wrap
+
+
+@pytest.mark.parametrize("lang", ["ru", "de"])
+def test_a_journal_resume_cannot_read_is_told_in_the_language_of_the_users_config_or_locale(lang, tmp_path):
+    """Nothing in a folder, an unreadable file or a file whose first line is no journal header
+    names the table's language: `narrator resume` said why in English to a Russian or German
+    club. It says it in the language of the config the user names (`--config`), else of the
+    system's locale (LC_ALL before LC_MESSAGES before LANG, as POSIX reads them)."""
+    voice = load_voice(lang)
+    locale = {"ru": "ru_RU.UTF-8", "de": "de_DE.UTF-8"}[lang]
+    folder = tmp_path / "games.jsonl"
+    folder.mkdir()
+    is_folder = voice.cli_text("journal_is_folder", {})
+    # the locale names the language
+    r = resume(tmp_path, folder, locale={"LANG": locale})
+    assert r.returncode == 2 and f"{folder}: {is_folder} — " in r.stderr, r.stderr
+    assert voice.cli_text("error", {}) in r.stderr
+    # LC_ALL overrules LANG; LC_MESSAGES overrules LANG too
+    r = resume(tmp_path, folder, locale={"LANG": "sv_SE.UTF-8", "LC_ALL": locale})
+    assert f"{folder}: {is_folder} — " in r.stderr, r.stderr
+    r = resume(tmp_path, folder, locale={"LANG": "C.UTF-8", "LC_MESSAGES": locale})
+    assert f"{folder}: {is_folder} — " in r.stderr, r.stderr
+    # the config the user names, whatever the locale says
+    club = tmp_path / "club.toml"
+    club.write_text(f'variant = "classic"\nlanguage = "{lang}"\n')
+    r = resume(tmp_path, folder, locale={"LANG": "hu_HU.UTF-8"}, more=("--config", str(club)))
+    assert f"{folder}: {is_folder} — " in r.stderr, r.stderr
+    # a first line that is no journal header (a binary file saved over the journal)
+    junk = tmp_path / "foto.jsonl"
+    junk.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff binary\n")
+    r = resume(tmp_path, junk, locale={"LANG": locale})
+    assert r.returncode == 2 and f"{junk}:1: {voice.cli_text('damaged_not_journal', {})}" in r.stderr, r.stderr
+    assert voice.cli_text("or_new_game", {}) in r.stderr
+    # a journal it may not read: its own language is locked in it with the rest
+    journal = a_german_game(tmp_path)
+    wrap = refused_as_a_player(tmp_path)
+    journal.chmod(0)
+    try:
+        r = resume(tmp_path, journal, *wrap, locale={"LANG": locale})
+    finally:
+        journal.chmod(0o600)
+    assert r.returncode == 2 and f"{journal}: {voice.cli_text('journal_no_permission_read', {})} — " in r.stderr, r.stderr
+    # C, POSIX or a language the narrator does not speak: English, as before
+    r = resume(tmp_path, folder, locale={"LANG": "fr_FR.UTF-8"})
+    assert f"{folder}: this is a folder, not a file — " in r.stderr, r.stderr
+
+
+def test_resume_with_the_clubs_config_goes_on_with_the_game_at_its_journal_path(tmp_path):
+    """`narrator resume --config club.toml`: the game that config journals (`[journal] path`, taken
+    from the config's folder), said in its language when that journal cannot be read."""
+    import subprocess
+    import sys
+    from test_journal_faults import ROOT
+
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "tonight.jsonl").mkdir()  # a folder where the journal should be
+    (club / "mafia.toml").write_text('variant = "classic"\nlanguage = "ru"\n[journal]\npath = "tonight.jsonl"\n')
+    env = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL", "LC_MESSAGES")}
+    env.update({"HOME": str(tmp_path), "COLUMNS": "2000", "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"})
+    r = subprocess.run([sys.executable, "-m", "narrator.cli", "resume", "--config", str(club / "mafia.toml"), "--voice", "text"],
+                       input="", capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"{club / 'tonight.jsonl'}: {load_voice('ru').cli_text('journal_is_folder', {})} — " in r.stderr, r.stderr

@@ -13,8 +13,9 @@ console (never spoken) and the step runs to its end.
 from __future__ import annotations
 
 import json
-import time
 import os
+import re
+import time
 
 from test_answers_and_deals_words import on_a_terminal
 from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, read_until
@@ -386,3 +387,53 @@ def test_on_the_speaker_a_key_typed_while_the_don_is_woken_is_not_his_check(tmp_
     # night 1's three steps (mafia, Don, Sheriff) are the three longest silences: 5 s each
     night = gaps[-3:]
     assert all(5 - 0.05 <= g <= 5 + 0.25 for g in night), f"night steps heard as {night}"
+
+
+def test_the_keypads_answer_to_the_mafia_names_a_removed_or_departed_mafioso_until_the_morning(tmp_path):
+    """seed 004 §5: a dismissal at night is immediate for him — he acts no more, and a dismissed
+    mafioso's shot is no longer the mafia's (§4.5 «all "mafia" players present at the table») —
+    but for the others he is at the table until the morning says otherwise (README: Fouls and
+    dismissals at night). The keypad's one answer to the awake mafia was addressed "only for
+    seats 1 and 2" once the referee had removed seat 3: his partners read the removal off the
+    label before the morning. It reads as every night, "seats 1, 2 and 3", and so it does for one
+    who left the table (§5 «Leave of the gaming table»), and for the last of them still acting;
+    only the living mafiosi still at the table shoot, and the morning says both."""
+    journal = tmp_path / "game.jsonl"
+    config = CLASSIC.replace("{journal}", str(journal)).replace("night_step = 5", "night_step = 9")
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, config) as (play, master):
+        tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
+        assert read_until(master, b"Day 1.", seen, timeout=60), tail()
+        assert read_until(master, "⏱".encode(), seen, times=4), tail()
+        for _ in range(10):
+            type_line(master, "timeout")
+            time.sleep(0.15)
+        assert read_until(master, EN_MAFIA, seen), tail()
+        assert read_until(master, "⏱".encode(), seen, times=seen.count("⏱".encode(), 0, seen.rindex(EN_MAFIA)) + 1), tail()
+        type_line(master, "disqualify 3")  # the referee, in the mafia's own step: silent until the morning
+        assert read_until(master, b"only for the host", seen), tail()
+        wake_and_type(master, seen, "5")
+        assert read_until(master, b"Your choice: 5", seen), tail()
+        type_line(master, "leave 2")  # a mafioso feels unwell and leaves the table
+        assert read_until(master, b"only for seat 2:", seen), tail()
+        type_line(master, "6")  # the Don alone acts now: still "Your choice", to the three of them
+        assert read_until(master, b"Your choice: 6", seen), tail()
+        assert read_until(master, EN_DON, seen, timeout=30), tail()
+        assert read_until(master, EN_DAY_2, seen, timeout=60), tail()
+        assert read_until(master, b"your last words", seen), tail()
+        assert b"Traceback" not in seen, tail()
+        type_line(master, "quit")
+        play.wait(timeout=30)
+
+    mafia_step = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", bytes(seen[seen.rindex(EN_MAFIA):seen.rindex(EN_DON)]).decode(errors="replace"))
+    for seat in (5, 6):
+        assert f"🔒 only for seats 1, 2 and 3: Your choice: {seat}" in mafia_step, mafia_step
+    assert "only for seats 1 and 2" not in mafia_step and "only for seat 1:" not in mafia_step, mafia_step
+    assert "You chose" not in mafia_step, mafia_step
+    morning = bytes(seen[seen.rindex(EN_DAY_2):]).decode(errors="replace")
+    # the Don's 6 was the mafia's shot: the dismissed 3 and the departed 2 shoot no more
+    assert "Player 6 leaves us" in morning and "player 3 was disqualified" in morning, morning
+    assert "Player 2 left the table" in morning, morning
+    taps = [e["event"] for e in events(journal) if e["event"]["type"] == "tap"]
+    assert taps[-3:] == [{"type": "tap", "seat": 1, "target": 5}, {"type": "tap", "seat": 2, "target": 5},
+                         {"type": "tap", "seat": 1, "target": 6}], taps

@@ -450,3 +450,56 @@ def test_a_night_reads_in_the_order_of_its_steps(tmp_path):
     html = render(read_game(protocol_file(ROOT / "tests/transcripts/classic_en_town_wins.txt", tmp_path)))
     night = " ".join(parse(html[html.index('id="night-1"'):].split("</section>", 1)[0]).text)
     assert night.index("The mafia shoot") < night.index("checks") < night.index("checks", night.index("checks") + 1)
+
+
+def test_a_speech_the_host_ended_is_not_drawn_as_time_run_out(tmp_path):
+    """seed 004 §4.3: a speech ends with "thank you" / "pass" or when its minute runs out — or the
+    host cuts it short (`timeout` typed at the console, End speech on the host screen). The report
+    drew the host's `timeout` as "time ran out". Played for real: the host ends player 1's speech,
+    player 2 says thank you, player 3's time runs out; the journal's report tells the three apart.
+    A journal written before the host's `timeout` was marked still reads, resumes and is drawn as
+    it always was."""
+    import time
+
+    from test_journal_resume import start, wait_for_events
+
+    cfg = tmp_path / "club.toml"
+    journal = tmp_path / "game.jsonl"
+    cfg.write_text('variant = "classic"\nlanguage = "en"\n[dealing]\nmode = "fixed"\n'
+                   'roles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n'
+                   '[timers]\nspeech = 10\n[rules]\nspeech_warning = 0\n[input]\nengine = "none"\n')
+    play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
+    play.stdin.write("timeout\ntimeout\ntimeout\n")  # night zero's three meetings (no keypad on a pipe)
+    play.stdin.write("timeout\nsay thank you\n")      # the host ends 1's speech; 2 ends his own
+    play.stdin.flush()
+    wait_for_events(journal, 6)
+    time.sleep(12)                                    # 3's ten seconds run out on the clock
+    # 4 swears he is a citizen (seed 004 §5): his team loses, and the game is over
+    out, err = play.communicate("defeat 4\n", timeout=60)
+    assert play.returncode == 0 and "The mafia wins" in out, err
+    events = [json.loads(line).get("event") for line in journal.read_text().splitlines()[1:]]
+    assert {"type": "timeout", "host": True} in events and events.count({"type": "timeout"}) >= 1, events
+
+    en = report_words("en")
+    page = tmp_path / "game.html"
+    r = run("report", str(journal), "-o", str(page))
+    assert r.returncode == 0, r.stderr
+    speeches = [" ".join(li.split()) for li in re.findall(r'<li class="sp-speech">(.*?)</li>', page.read_text())]
+    states = [re.sub("<[^>]+>", " ", li) for li in speeches[:3]]
+    assert en["speech_ended_by_host"] in states[0] and en["speech_time_ran_out"] not in states[0], states
+    assert en["speech_ended_by_host"] not in states[1] and en["speech_time_ran_out"] not in states[1], states
+    assert en["speech_time_ran_out"] in states[2] and en["speech_ended_by_host"] not in states[2], states
+
+    # a journal of the narrator before: every `timeout` bare; it reads as it did, and resumes
+    # (cut before its end: a game that was going on when the narrator was updated)
+    old = tmp_path / "old.jsonl"
+    old.write_text(journal.read_text().replace(', "host": true', ""))
+    r = run("report", str(old), "-o", str(tmp_path / "old.html"))
+    assert r.returncode == 0, r.stderr
+    first = re.sub("<[^>]+>", " ", re.findall(r'<li class="sp-speech">(.*?)</li>', (tmp_path / "old.html").read_text())[0])
+    assert en["speech_time_ran_out"] in first, first
+    cut = [line for line in old.read_text().splitlines() if '"defeat"' not in line and '"end"' not in line]
+    old.write_text("\n".join(cut) + "\n")
+    resume = start(["resume", "--journal", str(old)], tmp_path)
+    out, err = resume.communicate("status\nquit\n", timeout=60)
+    assert resume.returncode == 0 and "The game goes on where it stopped." in out, err

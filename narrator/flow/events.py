@@ -28,6 +28,9 @@ class Revoke:
 @dataclass(frozen=True, slots=True)
 class EndSpeech:
     by: int | None = None
+    # the host ended it (his screen's End speech), not the speaker's "thank you": the game plays
+    # it alike; the record of the game tells them apart
+    host: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +62,10 @@ class Defeat:
 
 @dataclass(frozen=True, slots=True)
 class Timeout:
-    pass
+    # typed by the host (`timeout`, or his screen), not the timer running out: the game plays it
+    # alike, but the game's report must not say the time ran out when the host cut a speech short.
+    # Written only when true, so a journal or protocol without it (every one before) reads as ever.
+    host: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +93,7 @@ def event_to_dict(event: Event) -> dict:
     d = {"type": _NAMES[type(event)]}
     for k in event.__slots__:
         v = getattr(event, k)
-        if v is None or (k == "cards" and not v):
+        if v is None or (k in ("cards", "host") and not v):
             continue
         if k in ("roles", "extras"):
             if not v and k == "extras":
@@ -119,9 +125,9 @@ def event_from_dict(d: dict) -> Event:
             raise ValueError("deal: cards is true or false")
         return Deal(roles, extras, cards)
     for k, v in d.items():
-        if k == "answer":
+        if k in ("answer", "host"):
             if not isinstance(v, bool):
-                raise ValueError(f"{name}: answer is true or false, not {v!r}")
+                raise ValueError(f"{name}: {k} is true or false, not {v!r}")
         elif not _is_int(v):
             raise ValueError(f"{name}: {k} is a seat number, not {v!r}")
     required = {"nominate": ("seat",), "tap": ("seat",), "foul": ("seat",), "leave": ("seat",),

@@ -146,6 +146,15 @@ class BaseGame:
         # not wait for him
         return [s for s in self._awake if self.seats[s].alive and not self.gone_tonight(s)]
 
+    def step_players(self) -> list[int]:
+        """The seats the table takes to be awake in this step: the living players of its roles, one
+        who left the table tonight or whom the referee removed among them — the morning has not
+        said so yet, and until it does his partners must not learn it from how an answer is
+        addressed. SECRET: never send it anywhere."""
+        if self.step is None:
+            return []
+        return [s for s in self._awake if self.seats[s].alive]
+
     def gone_tonight(self, seat: int) -> bool:
         """Out of tonight's acting, though the morning has not said so yet: he left the table
         unwell, or the referee removed him (a fourth foul, a disqualification)."""

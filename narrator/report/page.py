@@ -241,7 +241,8 @@ class Page:
                 width = min(100, 100 * i["allowed"] / allowed)
             else:
                 length, width = "", 0
-            state = self.w("speech_time_ran_out") if i.get("timed_out") else ""
+            state = (self.w("speech_time_ran_out") if i.get("timed_out")
+                     else self.w("speech_ended_by_host") if i.get("ended_by_host") else "")
             bar = (f'<svg class="len" viewBox="0 0 100 6" preserveAspectRatio="none" aria-hidden="true">'
                    f'<rect width="100" height="6" class="bg"/><rect width="{width:.1f}" height="6" class="fg"/></svg>') if width else ""
             notes = []

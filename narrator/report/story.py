@@ -13,7 +13,7 @@ _DURING_SPEECH = {"nomination", "revocation", "foul", "timer", "say", "tell", "h
                   "accusation", "vote_cancel_pending", "extension", "disqualification"}
 
 
-# inputs that end the running speech: "thank you", or its time running out
+# inputs that end the running speech: "thank you", its time running out, or the host ending it
 _ENDS_SPEECH = {"end_speech", "timeout"}
 
 # what the morning announces: drawn with the night it ends
@@ -82,7 +82,14 @@ def build(entries: list[dict]) -> Story:
         t0, t1 = speech.pop("_t", None), entry.get("t")
         if isinstance(t0, (int, float)) and isinstance(t1, (int, float)) and t1 >= t0:
             speech["seconds"] = round(t1 - t0)
-        speech["timed_out"] = bool(last_input and last_input.get("type") == "timeout")
+        # the host's `timeout` (or his screen's End speech) is marked "host" in the protocol since
+        # 2026-11-24: before, every `timeout` read as the time running out, as it still does in
+        # protocols written then
+        ended = last_input.get("type") if last_input else None
+        by_host = ended in _ENDS_SPEECH and last_input.get("host") is True
+        speech["timed_out"] = ended == "timeout" and not by_host
+        if by_host:
+            speech["ended_by_host"] = True
         speech = None
 
     for e in entries:
