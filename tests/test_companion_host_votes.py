@@ -125,3 +125,43 @@ def test_a_host_vote_the_game_refuses_is_said_on_his_screen_not_on_the_phones():
             assert phones[1].screen["caption"] == caption
 
     asyncio.run(main())
+
+
+def test_a_dying_kamikaze_without_a_phone_names_his_companion_on_the_host_screen():
+    """seed 001: the kamikaze who leaves the game names who dies with him — his own act, on the
+    phones with or without phone votes: without a phone, the host records it for him alone."""
+    from narrator.flow.events import EndSpeech, Nominate, Tap
+
+    async def main():
+        roles = '1 = "protected_mafia", 2 = "mafia", 3 = "mafia", 4 = "inspector", 6 = "kamikaze_citizen"'
+        cfg = ('variant = "hungariq"\nlanguage = "en"\nseats = 10\n[roles]\nkamikaze_citizen = 1\n'
+               f"[dealing]\nroles = {{ {roles} }}\n")
+        async with Table(parse_config(cfg)) as t:
+            hub = t.companion.hub
+            t.phones = {s: Phone(t.ws_url, hub.seat_tokens[s]) for s in range(1, 11) if s != 6}
+            await asyncio.gather(*(p.join() for p in t.phones.values()))
+            ws = await host(t)
+            await t.to_first_day()
+            t.live.submit_event(Nominate(6, by=5))
+            await t.settle()
+            # without phone votes the support vote is the console's and the voice's: nothing offered
+            assert hub.host_frame()["proxy"] is None
+            for s in range(1, 11):
+                t.live.submit_event(Tap(s, answer=True))
+            t.live.submit_event(EndSpeech())
+            t.live.submit_event(EndSpeech())
+            for s in range(1, 11):
+                t.live.submit_event(Tap(s, answer=True))
+            await until(lambda: t.live.game.state == "kamikaze", what="the kamikaze's choice")
+            await t.settle()
+            proxy = hub.host_frame()["proxy"]
+            assert [r["seat"] for r in proxy["rows"]] == [6]
+            assert proxy["rows"][0]["text"] == "Player 6 names who dies with them:"
+            assert proxy["ask"] == "seat" and 2 in proxy["choices"] and 6 not in proxy["choices"]
+            await ws.send(json.dumps({"t": "vote", "seat": 5, "target": 2, "epoch": proxy["epoch"]}))
+            assert (await frames_until(ws, "refused"))["text"] == "Nothing recorded: player 5 is not being asked now."
+            await ws.send(json.dumps({"t": "vote", "seat": 6, "target": 2, "epoch": proxy["epoch"]}))
+            await until(lambda: t.recorded("kamikaze", "by", "seat") == [(6, 2)], what="his choice")
+            assert 2 not in t.live.game.alive
+
+    asyncio.run(main())

@@ -187,7 +187,8 @@ def test_a_dead_players_phone_shows_the_question_but_cannot_ask():
             assert 6 not in t.live.game.alive and t.live.game.day == 2
             t.live.fire()
             await until(lambda: t.live.game.public_view()["timer"] == "extension_offer", what="day 2's question")
-            await until(lambda: phones[6].screen["phase"].startswith("Tiden är ute"), what="the question")
+            await until(lambda: phones[6].screen["caption"].startswith("Tiden är ute"), what="the question")
+            assert phones[6].screen["phase"] == "Dag: säg ”tidstillägg” eller tryck på knappen."
             assert phones[6].screen["ask"] is None and phones[7].screen["ask"] == "extension"
             refused = await phones[6].tap(answer=True)
             # told on his own phone, plainly, that he is out
