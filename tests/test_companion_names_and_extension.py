@@ -121,12 +121,15 @@ def test_the_swedish_extension_question_is_on_every_phone_and_a_living_player_as
             phones = await t.join_all()
             hub = t.companion.hub
             await to_the_question(t)
-            question = "Tiden är ute. Vill någon använda tidstillägget? Säg ”tidstillägg” eller tryck på knappen."
-            await until(lambda: phones[10].screen["phase"] == question, what="the question on the phones")
+            # the question once: the narrator's words in the caption, the heading says where the day
+            # is and how to answer (the question in both read it twice on a small phone)
+            heading = "Dag: säg ”tidstillägg” eller tryck på knappen."
+            await until(lambda: phones[10].screen["phase"] == heading, what="the question on the phones")
             for phone in phones.values():
-                assert phone.screen["phase"] == question
+                assert phone.screen["phase"] == heading
                 assert (phone.screen["ask"], phone.screen["choices"]) == ("extension", [])
                 assert phone.screen["caption"] == "Tiden är ute. Vill någon använda tidstillägget?"
+                assert "?" not in phone.screen["phase"]
             # the host asks nobody: his screen says what the table is asked
             assert hub.host_frame()["phase"] == "Tiden är ute: bordet tillfrågas om någon vill ha tidstillägget"
             question_screen = phones[5].screen["epoch"]
@@ -184,7 +187,8 @@ def test_a_dead_players_phone_shows_the_question_but_cannot_ask():
             assert 6 not in t.live.game.alive and t.live.game.day == 2
             t.live.fire()
             await until(lambda: t.live.game.public_view()["timer"] == "extension_offer", what="day 2's question")
-            await until(lambda: phones[6].screen["phase"].startswith("Tiden är ute"), what="the question")
+            await until(lambda: phones[6].screen["caption"].startswith("Tiden är ute"), what="the question")
+            assert phones[6].screen["phase"] == "Dag: säg ”tidstillägg” eller tryck på knappen."
             assert phones[6].screen["ask"] is None and phones[7].screen["ask"] == "extension"
             refused = await phones[6].tap(answer=True)
             # told on his own phone, plainly, that he is out

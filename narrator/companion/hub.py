@@ -224,6 +224,7 @@ class Hub:
         self._extend_on = -1  # the screen an Extend was journaled on (from any input)
         self._offer_granted = -1  # the question's screen whose extension the phones' request began
         self._offer_taken = -1  # the question's screen whose extension another input's request began
+        self._host_pending: list[tuple[dict, Conn]] = []  # host-recorded votes on their way to the game
         self._voted: dict[int, int] = {}  # seat -> the screen (epoch) of its last day vote, from any input
         self._caption_before: str | None = None
         self._caption_paused: str | None = None  # the caption a pause covered: back at resume
@@ -667,6 +668,9 @@ class Hub:
             # seed 000: the screen asks who nominates (and whose nomination is withdrawn) beside the seat
             "nominator": g.NOMINATOR_NAMED,
             "controls": self.host_controls(),
+            # the answers this screen may record for a seat the game calls on now (a player without
+            # a phone): the same moments his phone would have buttons, never at night
+            "proxy": self.host_votes(),
             # End speech where somebody holds the floor; where nobody does (grundregeln's
             # discussion, hungariq's debate) the same button ends the discussion, and says so
             "end_speech_label": self.word("host_end_speech" if g.floor is not None else "host_end_discussion"),
@@ -688,6 +692,91 @@ class Hub:
         # who asks aloud and has no phone, as the phones' own button is for the others
         extend = ["extend"] if self._extension_offered() else []
         return [*([] if night else ["pause"]), *g.host_offers(), *extend, "reissue"]
+
+    # the host screen's words above a seat's buttons, by what the game asks him now
+    PROXY_WORDS = {"pointing": "host_point_for", "hand_vote": "host_hand_for", "kamikaze": "host_choose_for"}
+
+    def host_votes(self) -> dict | None:
+        """What the host may record for a seat now, exactly where the game takes a tap from that
+        seat (a day vote on the phones, a yes/no question, grundregeln's pointing, a Swedish hand,
+        a kamikaze's choice): the seats it calls on, each with the words above its buttons and
+        whether its phone is connected. Never at night (a tap there would show the host who is
+        awake), never in a pause, never the time extension (the host has his own button for it)."""
+        g = self.game
+        if g.state in ("setup", "night", "over") or self.live.paused:
+            return None
+        ask, choices = self._ask()
+        if ask not in ("seat", "yes_no"):
+            return None
+        if g.state == "kamikaze":
+            seats = [g.awaiting()[1].get("seat")]
+        else:
+            seats = self._called_voters()
+        seats = [s for s in seats if _is_int(s) and self._voted.get(s) != self.epoch]
+        if not seats:
+            return None
+        key = self.PROXY_WORDS.get(g.state, "host_vote_for")
+        connected = {s for s, c in self.phones.items() if not c.closed}
+        rows = []
+        for s in seats:
+            row = {"seat": s, "text": self._seat_words(key, s), "phone": s in connected, "barred": self._barred(s, ask, choices)}
+            if row["phone"]:
+                row["confirm"] = self._seat_words("host_confirm_vote_connected", s)
+            rows.append(row)
+        # phone-less seats first: they are what the host is there for
+        rows.sort(key=lambda r: r["phone"])
+        return {"epoch": self.epoch, "ask": ask, "choices": choices,
+                "labels": {str(c): self.seat_label(c) for c in choices}, "rows": rows}
+
+    def _host_vote(self, conn: Conn, msg: dict) -> None:
+        """A seat's answer recorded on the host screen: taken only as `host_votes` offers it on this
+        very screen — the seat called on now, a button of his ballot, and for a seat whose phone is
+        connected only when the host confirmed that it froze. Anything else is refused on this
+        host's screen and changes nothing; the game's own checks (a second vote) follow."""
+        seat, target, answer = msg.get("seat"), msg.get("target"), msg.get("answer")
+
+        def offered() -> str | None:
+            """None when the answer may be recorded now; else the refusal's [phone] key."""
+            offer = self.host_votes()
+            if offer is None or msg.get("epoch") != offer["epoch"]:
+                return "host_vote_not_now"
+            row = next((r for r in offer["rows"] if r["seat"] == seat and _is_int(seat)), None)
+            if row is None:
+                return "host_vote_not_now"
+            if offer["ask"] == "seat" and not (_is_int(target) and target in offer["choices"] and target not in row["barred"]
+                                               and answer is None):
+                return "host_vote_not_understood"
+            if offer["ask"] == "yes_no" and not (isinstance(answer, bool) and target is None):
+                return "host_vote_not_understood"
+            if row["phone"] and msg.get("confirmed") is not True:
+                return "host_vote_phone"
+            return None
+
+        why = offered()
+        if why is not None:
+            return self._host_vote_refused(conn, why, seat)
+
+        def refuse() -> bool:
+            # its turn comes after the inputs queued before it: a vote that closed meanwhile, or a
+            # phone that voted first, is refused here, on this host's screen alone
+            why = offered()
+            if why is not None:
+                self._host_vote_refused(conn, why, seat)
+                return True
+            self._host_pending.append((event_to_dict(event), conn))
+            return False
+
+        event = Tap(seat, target, answer)
+        self.live.submit_event(event, source="companion-host", refuse=refuse)
+
+    def _seat_words(self, key: str, seat: int) -> str:
+        """A [phone] line about one seat, naming its player as the phones do ("10. játékos (Ann)")."""
+        return self.named(key, {"seat": seat}, self.word(key, seat=seat), template=self._phone_template(key))
+
+    def _host_vote_refused(self, conn: Conn, key: str, seat) -> None:
+        self.refuse(f"host vote: {key}", seat if _is_int(seat) else None)
+        text = self._seat_words(key, seat) if _is_int(seat) else self.word(key, seat="?")
+        conn.send(json.dumps({"t": "refused", "text": text}, ensure_ascii=False))
 
     def host_awaiting(self) -> str:
         """What the game waits for, in the host screen's words: what the host can do there (its
@@ -872,7 +961,17 @@ class Hub:
             ev = entry.get("event", {})
             seat = ev.get("seat")
             queue = self.pending.get(seat) if isinstance(seat, int) else None
-            if queue and queue[0].event == ev:
+            host = next((h for h in self._host_pending if h[0] == ev), None)
+            if host is not None:
+                self._host_pending.remove(host)
+            if host is not None and kind == "rejected":
+                # the game's no to a vote the host recorded (a second vote): said on his screen,
+                # as the console's is at the console — the phones' caption stays as it was
+                if self._caption_before is not None:
+                    self.caption = self._caption_before
+                if self._last_reject is not None:
+                    host[1].send(json.dumps({"t": "refused", "text": self._last_reject[1]}, ensure_ascii=False))
+            elif queue and queue[0].event == ev:
                 p = queue.popleft()
                 if kind == "rejected" and self._last_reject is not None:
                     # the refusal came just before this record: it answers this tap, and only its phone
@@ -1391,6 +1490,8 @@ class Hub:
         if what == "start":
             self.start()
             return
+        if what == "vote":
+            return self._host_vote(conn, msg)
         if what == "close":
             if self.game.state == "over":
                 self.close_game()

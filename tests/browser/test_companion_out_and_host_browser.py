@@ -265,7 +265,9 @@ def test_a_swedish_host_nominates_and_asks_the_extension_for_a_player_without_a_
                 await expect(host.locator("#state")).to_have_text(
                     "Tiden är ute: bordet tillfrågas om någon vill ha tidstillägget (dag 1)")
                 await expect(phones[5].locator("#phase-text")).to_have_text(
-                    "Tiden är ute. Vill någon använda tidstillägget? Säg ”tidstillägg” eller tryck på knappen.")
+                    "Dag: säg ”tidstillägg” eller tryck på knappen.")
+                # the question itself once, in the narrator's words under the heading
+                await expect(phones[5].locator("#caption")).to_have_text("Tiden är ute. Vill någon använda tidstillägget?")
                 await expect(host.get_by_test_id("extend")).to_have_text("En spelare begär tidstillägget")
                 await expect(host.get_by_test_id("awaiting")).to_have_text(
                     "att tiden går ut, eller att en spelare begär tidstillägget")
