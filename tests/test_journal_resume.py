@@ -162,10 +162,10 @@ def test_after_a_crash_resume_alone_finds_the_game_the_config_journals_elsewhere
     assert read(tmp_path / "club-journal.jsonl").finished
 
 
-def killed_after_lines(lines: list[str], tmp_path: Path) -> Path:
+def killed_after_lines(lines: list[str], tmp_path: Path, config: str = CONFIG) -> Path:
     """A real `narrator play` that took these typed lines, then died of kill -9: its journal."""
     cfg = tmp_path / "club.toml"
-    cfg.write_text(CONFIG)
+    cfg.write_text(config)
     journal = tmp_path / "journal.jsonl"
     play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
     play.stdin.write("\n".join(lines) + "\n")
@@ -241,17 +241,9 @@ def test_a_swedish_night_resumed_in_the_sheriffs_step_says_the_sheriff_wakes_and
     somnar.» A game killed (kill -9) in it said that line again on `narrator resume` — the close
     of another step. It says its own line alone, and the same whether the doctor still lives:
     night 2, after the mafia shot the doctor in night 1 or a villager (README: After a crash)."""
-    cfg = tmp_path / "club.toml"
-    cfg.write_text(SVERIGE)
-    journal = tmp_path / "journal.jsonl"
     night_1 = [f"tap {m} {shot}" for m in (1, 2, 3)] + ["timeout"] * 3  # the mafia, the doctor, the sheriff
     lines = SV_TO_NIGHT + night_1 + ["timeout"] * 3 + ["timeout"] * 2  # day 2; night 2: mafia, doctor
-    play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
-    play.stdin.write("\n".join(lines) + "\n")
-    play.stdin.flush()
-    wait_for_events(journal, len(lines) + 1)
-    play.send_signal(signal.SIGKILL)
-    play.wait(timeout=10)
+    journal = killed_after_lines(lines, tmp_path, SVERIGE)
     resume = start(["resume", "--journal", str(journal)], tmp_path)
     out, err = resume.communicate("status\nquit\n", timeout=60)
     said = [l[2:] for l in out.splitlines() if l.startswith("» ")]
