@@ -106,6 +106,12 @@ def write_seats_page(config, urls: dict[int, str], word=_english) -> Path:
     return path
 
 
+def is_ours(st: os.stat_result) -> bool:
+    """An lstat() of the seat cards' file: a regular file of this user — never a link planted in
+    a shared folder such as /tmp, never another user's file."""
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()
+
+
 class NotOurs(OSError):
     """The seat cards' file is a symbolic link or another user's file now: it is left alone."""
 
@@ -120,7 +126,7 @@ def rewrite_seats_page(path: Path, text: str) -> None:
         st = os.lstat(path)
     except FileNotFoundError:
         st = None  # deleted since: written anew where the table was told it is
-    if st is not None and (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid()):
+    if st is not None and not is_ours(st):
         raise NotOurs(errno.EPERM, "a link or another user's file", str(path))
     fd, name = tempfile.mkstemp(prefix=".narrator-seats-", suffix=".html", dir=path.parent)
     try:

@@ -13,7 +13,6 @@ import json
 import logging
 import os
 import socket
-import stat
 import sys
 from pathlib import Path
 
@@ -443,8 +442,7 @@ def _seat_cards(config, urls: dict[int, str], hub: Hub, kept: str | None) -> Pat
     if kept:
         old = Path(kept)
         try:
-            st = os.lstat(old)
-            ours = stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()  # never a link planted in /tmp
+            ours = qr.is_ours(os.lstat(old))
             if ours and old.read_text(encoding="utf-8") == qr.seats_page(urls, config.players, hub.word, config.language):
                 return old
             if ours and not config.section("companion")["seats_page"]:
