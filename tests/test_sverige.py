@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from narrator.flow.effects import Say
 from conftest import Table
 from narrator.inputs import InputError
 from narrator.rules.variants import sverige_table
@@ -28,7 +29,32 @@ def test_anyone_nominates_naming_both_players_and_the_narrator_confirms():
     t = day_one()
     batch = t.do("say three nominates seven")
     assert t.records("nomination", batch) == [{"type": "nomination", "by": 3, "seat": 7}]
-    assert t.session.render("nominated_by", {"seat": 7, "by": 3}) == "7 nominated by 3."
+    assert t.session.render("nominated_by", {"seat": 7, "by": 3}) == "Player 7 is nominated by player 3."
+
+
+def test_a_swedish_table_hears_each_nomination_and_hand_count_in_whole_sentences():
+    # seed 000 Nominering: the nominee's name is said so the game master «kan anteckna den
+    # nominerades namn», and the nominator is the only one who may withdraw it; «1 nominerad av 3.»
+    # named neither as a player. Each line of the kind — the nomination, its withdrawal, the hand
+    # call «De som vill rösta på [nominerad person] ska: räcka. upp. sin hand. NU!» and its count —
+    # names the players, in every language
+    t = Table(deal="1=mafia 2=mafia 3=doctor", variant="sverige", seats=8, lang="sv")
+    t.do("timeout")                                        # night zero: the mafia see each other
+    batch = t.do("say tre nominerar sju", "say fyra nominerar ett", "say fyra avnominerar ett")
+    shown = [t.session.render(e.line, e.args) for e in batch if isinstance(e, Say)]
+    assert shown == ["Spelare 7 är nominerad av spelare 3.", "Spelare 1 är nominerad av spelare 4.",
+                     "Spelare 4 avnominerar spelare 1."]
+    t.do("timeout", "timeout", "timeout", "say tack")      # the day, the extension offer, the last call, the speech
+    t.do("tap 4 7", "tap 5 7", "timeout")
+    said = [t.session.render(e.line, e.args) for e in t.effects if isinstance(e, Say)]
+    assert said[-5:-2] == ["De som vill rösta på spelare 7 ska räcka upp sin hand. NU!", "Spelare 7: 2 röster.",
+                           "Spelare 7 hängs."], said
+    from narrator.language import load_voice
+    expected = {"en": "Player 7 is nominated by player 3.", "de": "Spieler 7 ist von Spieler 3 nominiert.",
+                "ru": "Игрок 3 выставил игрока 7.", "hu": "A 7. játékost a 3. játékos jelölte."}
+    for lang, line in expected.items():
+        assert load_voice(lang, "sverige").render("nominated_by", {"seat": 7, "by": 3}) == line
+    assert load_voice("hu", "sverige").render("withdrawn_by", {"seat": 1, "by": 5}) == "Az 5. játékos visszavonta az 1. játékos jelölését."
 
 
 def test_one_active_nominee_each_withdrawn_only_by_the_nominator():

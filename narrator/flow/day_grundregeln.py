@@ -208,7 +208,13 @@ class GrundregelnGame(BaseGame):
         self._lynch(ev.target)
 
     def _lynch(self, seat: int) -> None:
-        self._day_death("lynched", seat)
+        if not self.rules["last_words"]:
+            # seed 003: the defence was his last chance to speak; the lynch ends the day
+            return self._day_death("lynched", seat)
+        self._timer(None)
+        self._say("lynched", seat=seat)
+        # a lynch that decides the game ends it before anybody speaks (the win is checked first)
+        self._eliminate([seat], "vote", then=lambda: self._give_last_words([seat], then=self._go_night), moment="day")
 
     def winner_line(self, winner: str) -> str:
         return "good_wins" if winner == "town" else "evil_wins"
