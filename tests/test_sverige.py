@@ -153,7 +153,7 @@ def test_a_hand_for_a_nominee_not_yet_called_is_early_and_told_so():
     assert t.game.state == "hand_vote" and t.records("vote_open")[-1]["candidates"] == [7, 9, 1]
     early = t.refused("tap 5 9")
     assert early.line == "reject_not_called_yet"
-    assert t.session.render(early.line, early.args) == "Nu röstar vi på 7; rösta på 9 när 9 ropas upp."
+    assert t.session.render(early.line, early.args) == "Nu röstar vi på spelare 7; rösta på spelare 9 när hen ropas upp."
     t.do("timeout", "tap 5 9")                          # 9 is called: the same hand counts
     assert t.records("vote")[-1] == {"type": "vote", "voter": 5, "seat": 9}
 

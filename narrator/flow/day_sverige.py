@@ -148,7 +148,8 @@ class SverigeGame(BaseGame):
             return self._say_timed("nominee_speech", "nominee_speech", seat=self.speaker)
         self.speaker = None
         self.to_hand_vote()
-        self._say("to_the_vote", seats=self.public_nominations())
+        nominees = self.public_nominations()
+        self._say("to_the_vote", seats=nominees, n=len(nominees))  # "on player 8", "on players 6, 7 and 8"
         self._open_ballot(self.public_nominations(), "main")
 
     def day_end_speech(self, ev: EndSpeech) -> None:
