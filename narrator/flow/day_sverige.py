@@ -135,7 +135,7 @@ class SverigeGame(BaseGame):
         if not nominees:
             self._say("no_nominees_no_hanging")
             return self._go_night()
-        self._say("nominees", seats=nominees)
+        self._say("nominees", seats=nominees, n=len(nominees))
         self.to_nominee_speeches()
         self.speech_queue = list(nominees)
         self._next_nominee_speech()
