@@ -138,3 +138,23 @@ def test_a_lynch_that_ends_the_game_gives_no_last_words():
         t.do("timeout")
     point(t, {2: 1, 3: 1, 4: 1, 1: 2})
     assert t.game.winner == "town" and "last_words_turn" not in t.said()
+
+
+def test_a_german_table_hears_its_nominees_defences_and_final_vote_in_whole_sentences():
+    # seed 003: «Die beiden … werden nominiert»; «die zwei Nominierten [bekommen] noch einmal die
+    # Gelegenheit, sich zu verteidigen»; «wird endgültig abgestimmt, wer gelyncht wird» — each said
+    # as a German game master says it, the defence with the time it has («Nominiert: 3 und 4.» was
+    # a list, and «verteidige dich» gave no length)
+    t = first_day(lang="de")
+    t.do("timeout")
+    batch = []
+    for voter, target in {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 5, 7: 4}.items():
+        batch += t.do(f"tap {voter} {target}")
+    batch += t.do("say danke")
+
+    def words(effects):
+        return [t.session.render(e.line, e.args) for e in effects if type(e).__name__ == "Say"]
+
+    assert words(batch) == ["Nominiert sind die Spieler 3 und 4.", "Spieler 3, verteidige dich: Du hast eine Minute.",
+                            "Spieler 4, verteidige dich: Du hast eine Minute."]
+    assert words(t.do("say danke")) == ["Jetzt wird endgültig abgestimmt, wer gelyncht wird: die Spieler 3 und 4."]

@@ -163,7 +163,7 @@ class GrundregelnGame(BaseGame):
     def _nominate(self, nominees: list[int]) -> None:
         self.nominees = nominees
         self._record("nominees", seats=list(nominees))
-        self._say("nominated_two", seats=nominees)
+        self._say("nominated_two", seats=nominees, n=len(nominees))
         self.to_defences()
         self.speech_queue = list(nominees)
         self._next_defence()
@@ -172,14 +172,13 @@ class GrundregelnGame(BaseGame):
         if self.speech_queue:
             self.speaker = self.speech_queue.pop(0)
             self._record("speech", seat=self.speaker, kind="defence")
-            self._say("defence_turn", seat=self.speaker)
-            return self._timer("defence")
+            return self._say_timed("defence_turn", "defence", seat=self.speaker)
         self.speaker = None
         self.to_final_vote()
         self.votes = {}
         self.candidates = list(self.nominees)
         self._record("vote_open", round="final", candidates=list(self.candidates))
-        self._say("final_vote", seats=self.candidates)
+        self._say("final_vote", seats=self.candidates, n=len(self.candidates))
         self._timer("vote")
 
     def _close_final(self, counts: dict[int, int]) -> None:
