@@ -89,7 +89,11 @@ class SverigeGame(BaseGame):
         if ev.by is None:
             raise Refused("reject_need_nominator")
         by = self._valid_seat(ev.by)
-        if self.noms.get(by) is None or (ev.seat is not None and self.noms[by] != ev.seat):
+        if self.noms.get(by) is None:
+            # he has no active nominee (never had one, or withdrew it): "only the one who nominated
+            # 7 can withdraw" would send the table looking for another nominator
+            raise Refused("reject_nothing_to_withdraw", {"by": by})
+        if ev.seat is not None and self.noms[by] != ev.seat:
             raise Refused("reject_withdraw_not_yours", {"seat": ev.seat})
         seat = self.noms.pop(by)
         self._record("revocation", by=by, seat=seat)
