@@ -282,3 +282,16 @@ def test_no_vote_is_ever_held_to_remove_all_remaining_players():
     t.vote({1: 2, 2: 5, 5: 1})
     assert t.records("vote_ends")[0]["reason"] == "would_remove_everyone"
     assert t.game.alive == [1, 2, 5]
+
+
+def test_a_russian_night_zero_has_the_don_and_the_sheriff_meet_the_host():
+    # seed 002: «„Шериф“ открывает глаза и знакомится с „Ведущим“»; seed 004 §4.2 the Don shows
+    # himself to the host too — the narrator is that host («…и показывает себя» was no Russian a
+    # club host says)
+    t = Table(lang="ru", fixed_night_steps=True)
+    t.do("timeout", "timeout", "timeout")                   # the Don, the mafia, the Sheriff
+    said = [t.session.render(e.line, e.args) for e in t.effects if type(e).__name__ == "Say"]
+    assert said[1:8] == ["Наступает ночь. Город засыпает. Все надевают маски.",
+                         "Просыпается Дон. Дон знакомится с ведущим.", "Спасибо, Дон. Дон засыпает.",
+                         "Просыпается мафия и знакомится. Решающее слово за Доном.", "Спасибо, мафия. Мафия засыпает.",
+                         "Просыпается Шериф. Шериф знакомится с ведущим.", "Спасибо, Шериф. Шериф засыпает."]
