@@ -179,6 +179,18 @@ def test_single_nominee_on_a_later_day_leaves_without_a_vote():
     # said once: "Player 6 is the only nominee and leaves the game.", not again "Player 6 leaves the game."
     said = t.said()
     assert said[said.index("single_nominee_leaves") + 1] == "last_words_turn" and "eliminated_by_vote" not in said
+    # nor after «На голосование выставлен игрок 6.»: his own line is the news, said once
+    assert said[said.index("single_nominee_leaves") - 1] != "nominees"
+
+
+def test_several_nominees_are_read_out_as_players_before_the_vote():
+    # seed 004 §4.4 «Vote casting is performed in sequence the submissions were made»
+    t = Table(lang="ru")
+    t.do("say выставляю игрока номер 7", "say спасибо", "say выставляю игрока номер 5")
+    while t.game.state == "speeches":
+        t.do("say спасибо")
+    said = [t.session.render(e.line, e.args) for e in t.effects if type(e).__name__ == "Say"]
+    assert said[-2:] == ["На голосование выставлены игроки 7 и 5.", "Голосуем в порядке выставления: 7 и 5. Голосуйте."]
 
 
 def test_single_nominee_rule_option_off_holds_a_vote():
@@ -270,3 +282,16 @@ def test_no_vote_is_ever_held_to_remove_all_remaining_players():
     t.vote({1: 2, 2: 5, 5: 1})
     assert t.records("vote_ends")[0]["reason"] == "would_remove_everyone"
     assert t.game.alive == [1, 2, 5]
+
+
+def test_a_russian_night_zero_has_the_don_and_the_sheriff_meet_the_host():
+    # seed 002: «„Шериф“ открывает глаза и знакомится с „Ведущим“»; seed 004 §4.2 the Don shows
+    # himself to the host too — the narrator is that host («…и показывает себя» was no Russian a
+    # club host says)
+    t = Table(lang="ru", fixed_night_steps=True)
+    t.do("timeout", "timeout", "timeout")                   # the Don, the mafia, the Sheriff
+    said = [t.session.render(e.line, e.args) for e in t.effects if type(e).__name__ == "Say"]
+    assert said[1:8] == ["Наступает ночь. Город засыпает. Все надевают маски.",
+                         "Просыпается Дон. Дон знакомится с ведущим.", "Спасибо, Дон. Дон засыпает.",
+                         "Просыпается мафия и знакомится. Решающее слово за Доном.", "Спасибо, мафия. Мафия засыпает.",
+                         "Просыпается Шериф. Шериф знакомится с ведущим.", "Спасибо, Шериф. Шериф засыпает."]

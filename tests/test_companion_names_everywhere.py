@@ -245,13 +245,13 @@ def test_a_team_defeat_with_a_name_reads_as_a_sentence_on_the_phones_and_is_spok
 
 
 def test_a_seat_named_twice_in_a_line_carries_its_name_once():
-    """Seed 000's hand vote: a hand for a name still to come is refused with "We are voting for 7
-    now; vote for 9 when 9 is called." — on a phone the name is said the first time only."""
+    """Seed 000's hand vote: a hand for a name still to come is refused with "We are voting for player 7
+    now; vote for player 9 when that name is called." — on a phone the name is said the first time only."""
     async def main():
         async with classic() as t:
             hub = t.companion.hub
             line = hub.named("reject_not_called_yet", {"seat": 7, "later": 9}, "")
-            assert line == "We are voting for 7 (Åsa-Maria Lindqvist-Bergström) now; vote for 9 (Zsófi) when 9 is called."
+            assert line == "We are voting for player 7 (Åsa-Maria Lindqvist-Bergström) now; vote for player 9 (Zsófi) when that name is called."
             turn = hub.named("reject_not_your_turn", {"seat": 9, "speaker": 1}, "")
             assert turn == "Player 9 (Zsófi), it is not your turn: player 1 (<b>Ann</b>) has the floor."
             # a seat without a name keeps the line's own words

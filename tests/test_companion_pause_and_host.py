@@ -254,8 +254,8 @@ def test_a_swedish_host_screen_nominates_and_withdraws_naming_the_nominator():
             await screen_host.send(json.dumps({"t": "revoke"}))
             told = await frames_until(screen_host, "refused")
             assert told["text"] == "Skriv platsen för den som nominerade under ”Nominerad av” och tryck sedan på ”Avnominera” igen."
-            await screen_host.send(json.dumps({"t": "revoke", "by": 5}))
-            await until(lambda: t.recorded("rejected", "reason")[-1:] == [("reject_withdraw_not_yours",)], what="the refusal")
+            await screen_host.send(json.dumps({"t": "revoke", "by": 5}))   # seat 5 has nominated nobody
+            await until(lambda: t.recorded("rejected", "reason")[-1:] == [("reject_nothing_to_withdraw",)], what="the refusal")
             assert game.noms == {3: 6}
             await screen_host.send(json.dumps({"t": "revoke", "by": 3}))
             await until(lambda: t.recorded("revocation", "by", "seat") == [(3, 6)], what="the withdrawal")

@@ -89,3 +89,72 @@ def test_the_manner_of_death_is_announced_when_the_option_is_on():
     t.do("tap 1 8", "tap 2 8", "tap 1 2", "tap 2 2")
     assert "died_manner" in t.said()
     assert t.session.render("died_manner", {"seat": 8, "manner": "@manner_2"}) == "Player 8 was found at the bottom of the river."
+
+
+def lynch_four(t: Table) -> list:
+    """A whole first day: the discussion, the pointing (3 and 4 nominated), both defences, and the
+    final vote that lynches seat 4; returns the final vote's effects."""
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 5, 7: 4})
+    while t.game.state == "defences":
+        t.do("timeout")
+    batch = []
+    for voter, target in {1: 4, 2: 4, 3: 4, 4: 3, 5: 4, 6: 3, 7: 3}.items():
+        batch += t.do(f"tap {voter} {target}")
+    return batch
+
+
+def test_the_lynched_leaves_without_last_words_as_the_seed_has_it():
+    # seed 003 says nothing of last words: the two nominees «bekommen … noch einmal die Gelegenheit,
+    # sich zu verteidigen», then «wird endgültig abgestimmt, wer gelyncht wird» — the defence is the
+    # last word, and the night follows the lynch (rule last_words, default false)
+    t = first_day(lang="de")
+    batch = lynch_four(t)
+    assert t.said(batch) == ["lynched", "night_falls", "mafia_wakes_kill"]
+    assert (4, "vote") in t.eliminated() and t.game.state == "night"
+    assert t.game.rules["last_words"] is False
+
+
+def test_a_table_that_gives_last_words_hears_them_after_the_lynch_and_then_the_night():
+    # the open point as a club may settle it: [rules] last_words = true, timers.last_words (30 s)
+    t = first_day(lang="de", last_words=True)
+    batch = lynch_four(t)
+    assert t.said(batch) == ["lynched", "last_words_turn"] and t.game.state == "last_words"
+    assert t.game.floor == 4 and [(x.name, x.seconds) for x in t.timers(batch)][-1] == ("last_words", 30)
+    assert [t.session.render(e.line, e.args) for e in batch if type(e).__name__ == "Say"] == [
+        "Spieler 4 wird gelyncht.", "Spieler 4, deine letzten Worte."]
+    t.do("say danke")
+    assert t.said()[-2:] == ["night_falls", "mafia_wakes_kill"] and t.game.state == "night"
+    t.do("tap 1 5", "tap 2 5")                                 # the next night and day go on as ever
+    assert t.game.state == "discussion" and t.game.day == 2
+
+
+def test_a_lynch_that_ends_the_game_gives_no_last_words():
+    # the good side wins the moment nobody evil lives (seed 003 «Gewonnen!»): nobody speaks after
+    t = Table(deal="1=mafia", variant="grundregeln", seats=5, roles={"mafia": 1}, last_words=True)
+    t.do("tap 1 5", "timeout")
+    point(t, {2: 1, 3: 1, 4: 1, 1: 2})
+    while t.game.state == "defences":
+        t.do("timeout")
+    point(t, {2: 1, 3: 1, 4: 1, 1: 2})
+    assert t.game.winner == "town" and "last_words_turn" not in t.said()
+
+
+def test_a_german_table_hears_its_nominees_defences_and_final_vote_in_whole_sentences():
+    # seed 003: «Die beiden … werden nominiert»; «die zwei Nominierten [bekommen] noch einmal die
+    # Gelegenheit, sich zu verteidigen»; «wird endgültig abgestimmt, wer gelyncht wird» — each said
+    # as a German game master says it, the defence with the time it has («Nominiert: 3 und 4.» was
+    # a list, and «verteidige dich» gave no length)
+    t = first_day(lang="de")
+    t.do("timeout")
+    batch = []
+    for voter, target in {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 5, 7: 4}.items():
+        batch += t.do(f"tap {voter} {target}")
+    batch += t.do("say danke")
+
+    def words(effects):
+        return [t.session.render(e.line, e.args) for e in effects if type(e).__name__ == "Say"]
+
+    assert words(batch) == ["Nominiert sind die Spieler 3 und 4.", "Spieler 3, verteidige dich: Du hast eine Minute.",
+                            "Spieler 4, verteidige dich: Du hast eine Minute."]
+    assert words(t.do("say danke")) == ["Jetzt wird endgültig abgestimmt, wer gelyncht wird: die Spieler 3 und 4."]

@@ -90,7 +90,7 @@ def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_
         type_line(master, "timeout")
         assert read_until(master, "Spieler 4, verteidige dich".encode(), seen), tail()
         type_line(master, "timeout")
-        assert read_until(master, "endgültige Abstimmung".encode(), seen), tail()
+        assert read_until(master, "Jetzt wird endgültig abgestimmt".encode(), seen), tail()
         for voter, target in ((1, 3), (2, 3), (3, 4), (4, 3)):
             type_line(master, f"tap {voter} {target}")
         # seed 003: each point is a «Stimme»; the console shows it as the point it is

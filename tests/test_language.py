@@ -102,8 +102,9 @@ def test_russian_plural_forms():
 
 
 def test_lists_of_seats_read_naturally():
-    assert load_voice("en").render("nominees", {"seats": [3, 5, 7]}) == "Nominated for the vote: 3, 5 and 7."
-    assert load_voice("ru").render("nominees", {"seats": [3, 7]}) == "На голосование выставлены: 3 и 7."
+    assert load_voice("en").render("nominees", {"seats": [3, 5, 7], "n": 3}) == "Nominated for the vote: players 3, 5 and 7."
+    assert load_voice("ru").render("nominees", {"seats": [3, 7], "n": 2}) == "На голосование выставлены игроки 3 и 7."
+    assert load_voice("ru").render("nominees", {"seats": [5], "n": 1}) == "На голосование выставлен игрок 5."
 
 
 @pytest.mark.parametrize("sentence,expected", [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from narrator.flow.effects import Say
 from conftest import Table
 from narrator.inputs import InputError
 from narrator.rules.variants import sverige_table
@@ -28,16 +29,55 @@ def test_anyone_nominates_naming_both_players_and_the_narrator_confirms():
     t = day_one()
     batch = t.do("say three nominates seven")
     assert t.records("nomination", batch) == [{"type": "nomination", "by": 3, "seat": 7}]
-    assert t.session.render("nominated_by", {"seat": 7, "by": 3}) == "7 nominated by 3."
+    assert t.session.render("nominated_by", {"seat": 7, "by": 3}) == "Player 7 is nominated by player 3."
+
+
+def test_a_swedish_table_hears_each_nomination_and_hand_count_in_whole_sentences():
+    # seed 000 Nominering: the nominee's name is said so the game master «kan anteckna den
+    # nominerades namn», and the nominator is the only one who may withdraw it; «1 nominerad av 3.»
+    # named neither as a player. Each line of the kind — the nomination, its withdrawal, the hand
+    # call «De som vill rösta på [nominerad person] ska: räcka. upp. sin hand. NU!» and its count —
+    # names the players, in every language
+    t = Table(deal="1=mafia 2=mafia 3=doctor", variant="sverige", seats=8, lang="sv")
+    t.do("timeout")                                        # night zero: the mafia see each other
+    batch = t.do("say tre nominerar sju", "say fyra nominerar ett", "say fyra avnominerar ett")
+    shown = [t.session.render(e.line, e.args) for e in batch if isinstance(e, Say)]
+    assert shown == ["Spelare 7 är nominerad av spelare 3.", "Spelare 1 är nominerad av spelare 4.",
+                     "Spelare 4 avnominerar spelare 1."]
+    t.do("timeout", "timeout", "timeout", "say tack")      # the day, the extension offer, the last call, the speech
+    t.do("tap 4 7", "tap 5 7", "timeout")
+    said = [t.session.render(e.line, e.args) for e in t.effects if isinstance(e, Say)]
+    assert said[-5:-2] == ["De som vill rösta på spelare 7 ska räcka upp sin hand. NU!", "Spelare 7: 2 röster.",
+                           "Spelare 7 hängs."], said
+    from narrator.language import load_voice
+    expected = {"en": "Player 7 is nominated by player 3.", "de": "Spieler 7 ist von Spieler 3 nominiert.",
+                "ru": "Игрок 3 выставил игрока 7.", "hu": "A 7. játékost a 3. játékos jelölte."}
+    for lang, line in expected.items():
+        assert load_voice(lang, "sverige").render("nominated_by", {"seat": 7, "by": 3}) == line
+    assert load_voice("hu", "sverige").render("withdrawn_by", {"seat": 1, "by": 5}) == "Az 5. játékos visszavonta az 1. játékos jelölését."
 
 
 def test_one_active_nominee_each_withdrawn_only_by_the_nominator():
     t = day_one()
     t.do("say three nominates seven")
     assert t.refused("say three nominates eight").line == "reject_active_nominee"
+    t.do("say four nominates nine")
     assert t.refused("say four withdraws seven").line == "reject_withdraw_not_yours"
     t.do("say three withdraws seven", "say three nominates eight")
-    assert t.game.public_nominations() == [8]
+    assert t.game.public_nominations() == [9, 8]
+
+
+def test_a_withdrawal_by_one_who_has_no_nominee_is_answered_as_such():
+    # seed 000: «endast den som nominerade en viss person får avnominera samma person och är åter fri
+    # att nominera» — after his withdrawal he has nothing left to withdraw; «only the one who
+    # nominated 1 can withdraw» sent the table looking for another nominator (seen at a Swedish table)
+    t = day_one(lang="sv")
+    t.do("say sju nominerar ett", "say åtta nominerar ett", "say sju avnominerar ett")
+    refusal = t.refused("say sju drar tillbaka ett")
+    assert refusal.line == "reject_nothing_to_withdraw"
+    assert t.session.render(refusal.line, refusal.args) == "Spelare 7 har ingen nominering att dra tillbaka."
+    assert t.game.public_nominations() == [1]                  # still nominated, by 8
+    assert t.refused("say nio avnominerar ett").line == "reject_nothing_to_withdraw"
 
 
 def test_a_nomination_must_say_who_nominates():
@@ -70,7 +110,7 @@ def test_a_swedish_nominator_withdraws_in_his_own_words():
         t.do("say tre nominerar sju")
         t.do(f"say {withdrawn}")
         assert t.game.public_nominations() == [], withdrawn
-    assert t.refused("say fyra drar tillbaka sju").line in ("reject_withdraw_not_yours", "reject_not_nominated")
+    assert t.refused("say fyra drar tillbaka sju").line == "reject_nothing_to_withdraw"
 
 
 @pytest.mark.parametrize("lang, said", [("en", "I nominate player 4"), ("de", "Ich nominiere Spieler vier"),
@@ -127,7 +167,7 @@ def test_a_hand_for_a_nominee_not_yet_called_is_early_and_told_so():
     assert t.game.state == "hand_vote" and t.records("vote_open")[-1]["candidates"] == [7, 9, 1]
     early = t.refused("tap 5 9")
     assert early.line == "reject_not_called_yet"
-    assert t.session.render(early.line, early.args) == "Nu röstar vi på 7; rösta på 9 när 9 ropas upp."
+    assert t.session.render(early.line, early.args) == "Nu röstar vi på spelare 7; rösta på spelare 9 när hen ropas upp."
     t.do("timeout", "tap 5 9")                          # 9 is called: the same hand counts
     assert t.records("vote")[-1] == {"type": "vote", "voter": 5, "seat": 9}
 

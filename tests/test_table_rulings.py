@@ -60,8 +60,8 @@ def test_a_yes_in_the_swedish_hand_vote_is_a_hand_for_the_name_being_called():
     printed, live = console_game(cfg, ["<fire>", "say fem nominerar sju", "timeout", "timeout",
                                        "timeout", "say tack", "tap 6 nej", "tap 5 ja", "tap 4 8"])
     assert "Spelare None" not in printed
-    assert "✗ Ingen hand uppräckt för 7: inget att räkna." in printed
-    assert "✗ Spelare 8 är inte nominerad; nu röstar vi på 7." in printed
+    assert "✗ Ingen hand uppräckt för spelare 7: ingen röst att räkna." in printed
+    assert "✗ Spelare 8 är inte nominerad; nu röstar vi på spelare 7." in printed
     assert live.game.hands[7] == [5]
 
 

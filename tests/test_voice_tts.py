@@ -202,9 +202,9 @@ def test_the_hand_vote_chant_is_paced_for_the_ear_and_written_as_a_sentence(rend
     spoken = []
     out.speak = spoken.append
     written = load_voice("sv", "sverige").render("hand_vote", {"seat": 7})
-    assert written == "De som vill rösta på 7 ska räcka upp sin hand. NU!"
+    assert written == "De som vill rösta på spelare 7 ska räcka upp sin hand. NU!"
     out.handle(Say("hand_vote", {"seat": 7}), written)
-    assert spoken == ["De som vill rösta på 7 ska: räcka, upp, sin hand. NU!"]
+    assert spoken == ["De som vill rösta på spelare 7 ska: räcka, upp, sin hand. NU!"]
     assert spoken[0] in out.public_texts() and written not in out.public_texts()   # rendered ahead as said
     out.close()
 

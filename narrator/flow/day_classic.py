@@ -267,7 +267,13 @@ class ClassicGame(BaseGame):
             self._record("vote_cancelled", day=self.day, reason="no_nominations")
             self._say("no_nominations")
             return self._go_night()
-        self._say("nominees", seats=nominees)
+        single = len(nominees) == 1 and (
+            (self.day == 1 and not self.rules["first_day_single_nominee_vote"])
+            or (self.day > 1 and self.rules["single_nominee_eliminated"]))
+        if not single:
+            # a lone nominee's own line names him («Игрок 5 — единственная кандидатура…»): the list
+            # of one before it was the same news twice
+            self._say("nominees", seats=nominees, n=len(nominees))
         if len(nominees) == 1:
             if self.day == 1 and not self.rules["first_day_single_nominee_vote"]:
                 self._record("vote_cancelled", day=self.day, reason="single_nominee_first_day")

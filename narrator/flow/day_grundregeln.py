@@ -163,7 +163,7 @@ class GrundregelnGame(BaseGame):
     def _nominate(self, nominees: list[int]) -> None:
         self.nominees = nominees
         self._record("nominees", seats=list(nominees))
-        self._say("nominated_two", seats=nominees)
+        self._say("nominated_two", seats=nominees, n=len(nominees))
         self.to_defences()
         self.speech_queue = list(nominees)
         self._next_defence()
@@ -172,14 +172,13 @@ class GrundregelnGame(BaseGame):
         if self.speech_queue:
             self.speaker = self.speech_queue.pop(0)
             self._record("speech", seat=self.speaker, kind="defence")
-            self._say("defence_turn", seat=self.speaker)
-            return self._timer("defence")
+            return self._say_timed("defence_turn", "defence", seat=self.speaker)
         self.speaker = None
         self.to_final_vote()
         self.votes = {}
         self.candidates = list(self.nominees)
         self._record("vote_open", round="final", candidates=list(self.candidates))
-        self._say("final_vote", seats=self.candidates)
+        self._say("final_vote", seats=self.candidates, n=len(self.candidates))
         self._timer("vote")
 
     def _close_final(self, counts: dict[int, int]) -> None:
@@ -208,7 +207,13 @@ class GrundregelnGame(BaseGame):
         self._lynch(ev.target)
 
     def _lynch(self, seat: int) -> None:
-        self._day_death("lynched", seat)
+        if not self.rules["last_words"]:
+            # seed 003: the defence was his last chance to speak; the lynch ends the day
+            return self._day_death("lynched", seat)
+        self._timer(None)
+        self._say("lynched", seat=seat)
+        # a lynch that decides the game ends it before anybody speaks (the win is checked first)
+        self._eliminate([seat], "vote", then=lambda: self._give_last_words([seat], then=self._go_night), moment="day")
 
     def winner_line(self, winner: str) -> str:
         return "good_wins" if winner == "town" else "evil_wins"

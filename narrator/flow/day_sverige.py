@@ -89,7 +89,11 @@ class SverigeGame(BaseGame):
         if ev.by is None:
             raise Refused("reject_need_nominator")
         by = self._valid_seat(ev.by)
-        if self.noms.get(by) is None or (ev.seat is not None and self.noms[by] != ev.seat):
+        if self.noms.get(by) is None:
+            # he has no active nominee (never had one, or withdrew it): "only the one who nominated
+            # 7 can withdraw" would send the table looking for another nominator
+            raise Refused("reject_nothing_to_withdraw", {"by": by})
+        if ev.seat is not None and self.noms[by] != ev.seat:
             raise Refused("reject_withdraw_not_yours", {"seat": ev.seat})
         seat = self.noms.pop(by)
         self._record("revocation", by=by, seat=seat)
@@ -135,7 +139,7 @@ class SverigeGame(BaseGame):
         if not nominees:
             self._say("no_nominees_no_hanging")
             return self._go_night()
-        self._say("nominees", seats=nominees)
+        self._say("nominees", seats=nominees, n=len(nominees))
         self.to_nominee_speeches()
         self.speech_queue = list(nominees)
         self._next_nominee_speech()
@@ -148,7 +152,8 @@ class SverigeGame(BaseGame):
             return self._say_timed("nominee_speech", "nominee_speech", seat=self.speaker)
         self.speaker = None
         self.to_hand_vote()
-        self._say("to_the_vote", seats=self.public_nominations())
+        nominees = self.public_nominations()
+        self._say("to_the_vote", seats=nominees, n=len(nominees))  # "on player 8", "on players 6, 7 and 8"
         self._open_ballot(self.public_nominations(), "main")
 
     def day_end_speech(self, ev: EndSpeech) -> None:

@@ -98,8 +98,8 @@ def test_a_swedish_host_nominates_and_withdraws_for_a_player_without_a_phone():
         await g.press("revoke")
         await expect(host.get_by_test_id("refused")).to_have_text(
             "Skriv platsen för den som nominerade under ”Nominerad av” och tryck sedan på ”Avnominera” igen.")
-        await g.press("revoke", by=good[1])
-        await until(lambda: g.t.recorded("rejected", "reason")[-1:] == [("reject_withdraw_not_yours",)], what="the refusal")
+        await g.press("revoke", by=good[1])   # he has nominated nobody: nothing of his to withdraw
+        await until(lambda: g.t.recorded("rejected", "reason")[-1:] == [("reject_nothing_to_withdraw",)], what="the refusal")
         await g.press("nominate", seat=good[-1], by=good[1])
         await until(lambda: len(game.noms) == 2, what="the second nomination")
         await g.host_shot("two-nominees")
