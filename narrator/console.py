@@ -85,7 +85,13 @@ class ConsoleOutput:
 
     def _who(self, args: dict) -> tuple[str, str] | str:
         seat = args.get("seat")
-        return (f" ({self.names[seat]})", "dim") if isinstance(seat, int) and seat in self.names else ""
+        if isinstance(seat, int) and seat in self.names:
+            return (f" ({self.names[seat]})", "dim")
+        # a line naming several seats ("Spieler 4 ist heute Nacht gestorben.", "Nominiert: 2 und
+        # 3.") names their players too, in its order, as a line naming one does
+        seats = args.get("seats")
+        named = [self.names[s] for s in seats if isinstance(s, int) and s in self.names] if isinstance(seats, (list, tuple)) else []
+        return (f" ({', '.join(named)})", "dim") if named else ""
 
     def _wipe(self) -> None:
         wipe(self.console)
@@ -361,8 +367,10 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
                 return
         if word not in ("deal", "say", "tap", "foul", "disqualify", "defeat", "timeout", "leave", "extend"):
             line = "say " + line  # a bare sentence is taken as heard at the table
-        if word in REFEREE_WORDS and full_nights:
-            # the referee at the table's terminal: at night his answer is not for the awake players' eyes
+        if word in REFEREE_WORDS and full_nights and (word == "leave" or word in live.game.day_offers()):
+            # the referee at the table's terminal: at night his answer is not for the awake players'
+            # eyes. (Where the rules have no such penalty its refusal is the same whatever the
+            # night holds, and is said as ever: "these rules have no fouls".)
             live.submit_line(line, source=REFEREE_SOURCE)
             return
         try:
@@ -507,8 +515,11 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
     tolerant_stdin()
 
     def wait(prompt: str) -> None:
+        # printed by the console, which breaks a line between words at the terminal's width:
+        # input()'s own prompt was cut in the middle of a word at 80 columns ("… zu seh" / "en.")
+        console.print(Text(prompt.rstrip()), end=" ")
         try:
-            ask(prompt)
+            ask("")
         except EOFError:
             wipe(console)
             raise KeyboardInterrupt from None
