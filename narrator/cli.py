@@ -590,20 +590,33 @@ def _voice_before_the_journal(args):
     not read, a first line too damaged to name the game's language): the config the user names
     (`--config`), else the system's locale, else English (None) — the embedded default config
     names English too."""
-    from .config import language_of
+    from .config import ConfigError, language_of, read_config
     from .language import load_voice
 
     lang = None
     if getattr(args, "config", None):
         try:
-            lang = language_of(Path(args.config).expanduser().read_bytes()[:1 << 20].decode("utf-8", errors="replace"))
-        except OSError:
-            lang = None  # a config it cannot read is said when it is loaded, if it must be
+            args.config_read = read_config(args.config)  # read once: loaded from these bytes below
+            lang = language_of(args.config_read[1][:1 << 20].decode("utf-8", errors="replace"))
+        except ConfigError as exc:
+            args.config_read = exc  # a config it cannot read is said when it is loaded, if it must be
     lang = lang or _locale_language()
     try:
         return load_voice(lang) if lang else None
     except (OSError, ValueError):
         return None
+
+
+def _config_read(args) -> Config:
+    """The config `_voice_before_the_journal` read for its language, loaded from the same bytes."""
+    from .config import config_of
+
+    read = getattr(args, "config_read", None)
+    if read is None:
+        return load_config(args.config)
+    if isinstance(read, Exception):
+        raise read
+    return config_of(*read)
 
 
 def cmd_resume(args) -> int:
@@ -612,7 +625,7 @@ def cmd_resume(args) -> int:
     before = _voice_before_the_journal(args)
     if not args.journal and getattr(args, "config", None):
         # the club's config names where its games are journaled: that game is the one to go on
-        cfg = _checked(lambda: load_config(args.config))
+        cfg = _checked(lambda: _config_read(args))
         if cfg is None:
             return 2
         if cfg.section("journal")["path"]:

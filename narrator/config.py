@@ -497,15 +497,24 @@ def parse_config(text: str, path: str = "<config>", base: str | None = None) -> 
 
 
 def load_config(path: str | Path) -> Config:
+    return config_of(*read_config(path))
+
+
+def read_config(path: str | Path) -> tuple[Path, bytes]:
+    """A config file's bytes (one read), or the ConfigError that names why it cannot be read."""
     p = Path(path).expanduser()
     try:
-        raw = p.read_bytes()
+        return p, p.read_bytes()
     except FileNotFoundError:
         raise ConfigError([problem_of(str(p), 0, "(file)", "no_such_file")]) from None
     except IsADirectoryError:
         raise ConfigError([problem_of(str(p), 0, "(file)", "a_directory")]) from None
     except OSError as exc:
         raise ConfigError([problem_of(str(p), 0, "(file)", "unreadable", reason=exc.strerror or str(exc))]) from None
+
+
+def config_of(p: Path, raw: bytes) -> Config:
+    """The config in the bytes `read_config` read from `p`: every problem names file, line and key."""
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark (Notepad) is no part of the config
     except UnicodeDecodeError as exc:

@@ -33,6 +33,11 @@ def words(live, name: str, **args) -> str:
     return load_voice("en").console_text(name, args)
 
 
+# the referee's words: typed at a keypad table at night, what they are answered is kept off the
+# screen the awake players read (see ConsoleOutput._kept_from_the_night)
+REFEREE_WORDS = ("foul", "disqualify", "defeat", "leave")
+REFEREE_SOURCE = "console-referee"
+
 # the private answers that reach the console even with phones: the person who typed the input is at
 # the console, not (only) at his phone ("leave 4" typed by the host for a player who feels unwell)
 CONSOLE_ANSWERS = frozenset({"player_left_unwell"})
@@ -68,6 +73,10 @@ class ConsoleOutput:
         self._private_shown = False  # a private answer is on the screen (with phones: only a leave)
         self._timer: Timer | None = None  # the step's timer, shown once its time runs
         self._wiped_steps = 0  # night steps whose screen was cleared: a second wipe is for its own step only
+        self._noted_input = -1  # the referee's night line last answered with the one neutral note
+        self._refused_at_night: list[str] = []  # his night lines the game refused, shown to him at dawn
+        self._timer_pending = False  # a step's timer is known and its time does not run yet
+        self._after_timer: list = []  # what to show once it runs: its private answers
 
     def _only_for(self, seat: int) -> str:
         """The label of a private line, in the table's language like the line itself."""
@@ -76,7 +85,13 @@ class ConsoleOutput:
 
     def _who(self, args: dict) -> tuple[str, str] | str:
         seat = args.get("seat")
-        return (f" ({self.names[seat]})", "dim") if isinstance(seat, int) and seat in self.names else ""
+        if isinstance(seat, int) and seat in self.names:
+            return (f" ({self.names[seat]})", "dim")
+        # a line naming several seats ("Spieler 4 ist heute Nacht gestorben.", "Nominiert: 2 und
+        # 3.") names their players too, in its order, as a line naming one does
+        seats = args.get("seats")
+        named = [self.names[s] for s in seats if isinstance(s, int) and s in self.names] if isinstance(seats, (list, tuple)) else []
+        return (f" ({', '.join(named)})", "dim") if named else ""
 
     def _wipe(self) -> None:
         wipe(self.console)
@@ -103,6 +118,16 @@ class ConsoleOutput:
         else:
             seconds = resumed_at
         self._time_shown(seconds)
+        self._timer_pending = False
+        if not self._night:
+            # the referee learns, once the morning has been said and everybody may read it, what
+            # the game did not take of what he typed in the night (the morning said what it took)
+            for text in self._refused_at_night:
+                self.console.print(Text.assemble(("✗", "bold red"), " ", words(self.live, "referee_refused_at_night", reason=text)))
+            self._refused_at_night = []
+        after, self._after_timer = self._after_timer, []
+        for show in after:
+            show()
 
     def _wiped_to(self, lines: list[Text]) -> None:
         """The screen cleared down to `lines`, the step's own (the operator's warnings stay)."""
@@ -140,6 +165,8 @@ class ConsoleOutput:
         awake mafioso, and "You chose 5" is said to them once, not once each."""
         if not self.show_private or not isinstance(effect, (Tell, Reject)):
             return self.handle(effect, text)
+        if self._after_its_timer(effect, lambda: self.handle_shared(effect, text, seats)):
+            return
         session = getattr(self.live, "session", None)
         label = session.render("private_for_seats", {"seats": seats}) if session is not None else f"only for seats {seats}:"
         if isinstance(effect, Tell):
@@ -148,9 +175,40 @@ class ConsoleOutput:
             self.console.print(Text.assemble(("✗", "bold red"), " ", label, " ", text or ""))
         self._private_shown = True
 
+    def _kept_from_the_night(self, effect: Effect, text: str) -> bool:
+        """The answer to a referee's line (a foul, a dismissal, a player leaving) typed at a keypad
+        table at night: the one screen there is the awake players', and "🔒 only for the host:
+        Player 3 disqualified…" in the mafia's step told them what the morning is to say. He reads
+        one note, the same whatever the game did with his line (a refusal such as "Player 3 is out
+        of the game." would tell as much); what it refused is shown at dawn."""
+        live = self.live
+        if not (getattr(live, "keypad_table", False) and self._night and getattr(live, "source", None) == REFEREE_SOURCE):
+            return False
+        if not isinstance(effect, (HostLine, Reject, Tell)):
+            return False
+        if isinstance(effect, Reject):
+            self._refused_at_night.append(text)
+        if self._noted_input != live.inputs_handled:
+            self._noted_input = live.inputs_handled
+            note(self.console, words(live, "referee_noted_at_night"))
+        return True
+
+    def _after_its_timer(self, effect: Effect, show) -> bool:
+        """A private answer of a night step that comes while the step's line is still being heard
+        (a resumed step's, told again at once): shown after the step's ⏱, not before it — the
+        screen is cleared as the step opens, and the answer went with it."""
+        if self._timer_pending and self._night and isinstance(effect, (Tell, Reject)) and effect.seat is not None:
+            self._after_timer.append(show)
+            return True
+        return False
+
     def handle(self, effect: Effect, text: str | None) -> None:
         c = self.console
         text = text or ""
+        if self._kept_from_the_night(effect, text):
+            return
+        if self._after_its_timer(effect, lambda: self.handle(effect, text)):
+            return
         if isinstance(effect, Say):
             line = Text.assemble(("»", "bold cyan"), " ", text, self._who(effect.args))
             self._since_step.append(line)
@@ -178,8 +236,10 @@ class ConsoleOutput:
                 self._night = getattr(getattr(self.live, "game", None), "state", None) == "night"
             # shown once the step's line has been heard and its time runs (timer_started)
             self._timer = effect
+            self._timer_pending = True
         elif isinstance(effect, Record) and effect.entry["type"] == "phase":
             self._night = effect.entry["phase"] == "night"
+            self._timer_pending, self._after_timer = False, []  # a step's answers end with it
             if effect.entry["phase"] == "day" and self.clear_at_dawn:
                 self._wipe()
         elif isinstance(effect, Record) and effect.entry["type"] == "vote":
@@ -293,7 +353,10 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
             typed_in = live.open_night_step()
 
             def other_step() -> bool:
-                return live.game.state == "night" and not live.still_open(typed_in)
+                if live.game.state == "night" and not live.still_open(typed_in):
+                    live.answer_late_key()  # as for a seat typed alone
+                    return True
+                return False
 
             try:
                 item = live.session.parse(line)
@@ -304,6 +367,12 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
                 return
         if word not in ("deal", "say", "tap", "foul", "disqualify", "defeat", "timeout", "leave", "extend"):
             line = "say " + line  # a bare sentence is taken as heard at the table
+        if word in REFEREE_WORDS and full_nights and (word == "leave" or word in live.game.day_offers()):
+            # the referee at the table's terminal: at night his answer is not for the awake players'
+            # eyes. (Where the rules have no such penalty its refusal is the same whatever the
+            # night holds, and is said as ever: "these rules have no fouls".)
+            live.submit_line(line, source=REFEREE_SOURCE)
+            return
         try:
             item = live.session.parse(line)  # pure: safe on this thread; the game answers errors
         except InputError:
@@ -339,7 +408,10 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
         # a seat is taken for the step it was typed in, never for the next one (see KeypadInput)
         keypad.strict = True
         live.full_nights = True  # and its nights are not paused, whoever asks
-        live.outputs.append(_ForgetHalfTyped(live, stream))
+        live.keypad_table = True
+        terminal = _ForgetHalfTyped(live, stream)
+        live.outputs.append(terminal)
+        terminal.echo(getattr(live.game, "state", None) != "night")  # a game resumed at night, or one a kill -9 left unechoed
 
     def run() -> None:
         for raw in stream:
@@ -361,10 +433,43 @@ class _ForgetHalfTyped:
         self.live = live
         self.stream = stream
         self.step_before = False  # a night step of this night ran before the one opening now
+        self._saved = None  # the terminal's settings before its echo was first turned off
 
     def handle(self, effect: Effect, text: str | None) -> None:
         if isinstance(effect, Record) and effect.entry["type"] == "phase":
             self.step_before = False  # the night's first step follows the day: nothing secret was typed
+            # nothing typed at night is echoed: the awake role's seat is answered on the screen
+            # ("Your choice: 5"), the referee's `disqualify 3` must not stand there for the mafia to
+            # read, nor a late key for the role woken after it
+            self.echo(effect.entry["phase"] != "night")
+
+    def echo(self, on: bool) -> None:
+        try:
+            import termios
+
+            fd = self.stream.fileno()
+            attrs = termios.tcgetattr(fd)
+            if self._saved is None:
+                # given back with its echo on, even where a game killed at night left it off
+                self._saved = [*attrs[:3], attrs[3] | termios.ECHO, *attrs[4:]]
+                import atexit
+
+                atexit.register(self._restore)
+            wanted = attrs[3] | termios.ECHO if on else attrs[3] & ~termios.ECHO
+            if wanted != attrs[3]:
+                attrs[3] = wanted
+                termios.tcsetattr(fd, termios.TCSANOW, attrs)
+        except (ImportError, OSError, ValueError, AttributeError):
+            pass  # no terminal (Windows, a closed stream): nothing is echoed by us anyway
+
+    def _restore(self) -> None:
+        """The terminal as the game found it, echo and all, when the narrator exits."""
+        try:
+            import termios
+
+            termios.tcsetattr(self.stream.fileno(), termios.TCSANOW, self._saved)
+        except (ImportError, OSError, ValueError, AttributeError, TypeError):
+            pass
 
     def timer_started(self, resumed_at: float | None) -> None:
         if resumed_at is not None or self.live.game.state != "night":
@@ -410,8 +515,11 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
     tolerant_stdin()
 
     def wait(prompt: str) -> None:
+        # printed by the console, which breaks a line between words at the terminal's width:
+        # input()'s own prompt was cut in the middle of a word at 80 columns ("… zu seh" / "en.")
+        console.print(Text(prompt.rstrip()), end=" ")
         try:
-            ask(prompt)
+            ask("")
         except EOFError:
             wipe(console)
             raise KeyboardInterrupt from None

@@ -39,6 +39,13 @@ HEARD_WATCH = 1.0
 # role just woken has barely opened its eyes, and a key that late is the step before's (a table
 # without a speaker sees the next step begin the instant the last one ends)
 KEYPAD_GRACE = 1.0
+# without a speaker, how long a keypad table's night step waits after its lines are printed before
+# its time runs: about what a speaker takes to say them («The mafia falls asleep. The Don wakes
+# up…»). Without it the next step opened the instant the last one ended, and a mafioso's Enter a
+# second and a half late became the Don's check; with it a key after the step's end meets no open
+# step, with a speaker or without, and is answered that it came too late. The same for every step,
+# whoever is awake
+KEYPAD_ANNOUNCE = 3.0
 
 
 # Records after which the lines of a new step begin: the step's opening lines come after them, and
@@ -158,6 +165,14 @@ class LiveSession:
         self._steps_opened = 0
         self._dispatching = False  # a timer armed during a dispatch opens once the outputs saw it
         self._open_pending = False
+        # the keypad is typed on at the table's own terminal (console.read_console): a seat typed
+        # after its step is answered there, and without a speaker each step waits KEYPAD_ANNOUNCE
+        self.keypad_table = False
+        self._step_closed_tonight = False  # a night step of this night has ended (a late key is late, not early)
+        # where the input being applied came from, while it is applied (on the loop): the console
+        # keeps the answers to the referee's lines typed at a keypad table at night off its screen
+        self.source: str | None = None
+        self.inputs_handled = 0
 
     # ------------------------------------------------------------------ state
     @property
@@ -351,12 +366,16 @@ class LiveSession:
                 self._apply(ev, journaled=journaled)
             while self.game.state != "over" and not self.stopped:
                 kind, payload, source = await self.queue.get()
+                self.source = source
+                self.inputs_handled += 1
                 try:
                     self._handle(kind, payload, source)
                 except JournalError:
                     raise
                 except Exception as exc:  # an adapter bug must not lose the game: answer and go on
                     self._answer(Answer("reject_unknown_input", {}), detail=f"{type(exc).__name__}: {exc}")
+                finally:
+                    self.source = None
             self._cancel_timer()
             if self.game.state == "over" and self.journal is not None:
                 self.journal.finish(self.game.winner)
@@ -377,6 +396,8 @@ class LiveSession:
                 return  # a stale timer: a newer phase already started
             self._timer_deadline = None
             self._open_step = None  # closed: a seat typed from now on is too late for it
+            if self.game.state == "night":
+                self._step_closed_tonight = True
             return self._apply(Timeout())
         if kind == "tick":
             if payload != self._timer_token or self.paused:
@@ -439,13 +460,24 @@ class LiveSession:
         self._dispatch([Reject("paused", {}, seat),
                         Record({"type": "rejected", "event": event_to_dict(event), "reason": "paused", "args": {}})])
 
+    def answer_late_key(self) -> None:
+        """A seat typed at the table's terminal for a night step that is over (on the loop): said
+        on the screen, never aloud, while no step is open — see `_keypad`."""
+        if self.game.state == "night" and self._open_step is None and self.keypad_table:
+            key = "keypad_too_late" if self._step_closed_tonight else "keypad_too_early"
+            self._answer(Answer(key, {}), detail=self.voice.console_text(key, {}))
+
     def _keypad(self, target: int, typed_in: int | None, strict: bool) -> None:
         if self.paused:
             return  # nothing changes the game in a pause; the keypad never answers (see below)
         if strict and not self.still_open(typed_in):
             # typed after its step ended, or while the next one was still being announced: it is
-            # nobody's choice, and nothing says so — a note, a line or a longer step would tell
-            # the table that the role of the step before is alive
+            # nobody's choice. Said on the screen (never aloud) while no step is open — the next
+            # step's line is being said, or printed and waited for without a speaker — so the one
+            # who typed it knows it was not taken; the screen is cleared as the next step opens,
+            # before its role opens his eyes. Once that step is open nothing says so: its role is
+            # looking, and a note would tell him the role of the step before is alive
+            self.answer_late_key()
             return
         step = self.game.step
         if self.game.state != "night" or step is None or step.action is None:
@@ -481,6 +513,8 @@ class LiveSession:
     def _dispatch(self, effects: list[Effect], shared: bool = False) -> None:
         seats = _shared_answers(effects, self._step_players()) if shared else {}
         for e in effects:
+            if isinstance(e, Record) and e.entry.get("type") == "phase":
+                self._step_closed_tonight = False
             if isinstance(e, Timer):
                 e, said = self._clocked(e)
                 if said:
@@ -608,6 +642,13 @@ class LiveSession:
             self.loop.call_soon_threadsafe(self._heard, token, seconds, at)
 
         if not any(out.when_heard(heard) for out in speakers[:1]):
+            if self.keypad_table and self.game.state == "night" and self.game.step is not None:
+                # no speaker: the step's lines are printed at once, and its time runs as if they
+                # had been said (KEYPAD_ANNOUNCE), the same for every step
+                at = self.loop.time() + KEYPAD_ANNOUNCE
+                self._timer_deadline = at + seconds
+                self._timer_handle = self.loop.call_at(at, self._heard, token, seconds, at)
+                return
             return self._arm(seconds)
         self._timer_deadline = self.loop.time() + self.narration_ahead() + seconds  # for the countdowns meanwhile
         # a speaker that stops playing (a device unplugged) must not hold the game for ever: looked
@@ -655,6 +696,12 @@ class LiveSession:
             self._open_since = self.loop.time() if start is None else start
         if self._dispatching:
             self._open_pending = True  # told once the outputs have seen the timer (its ⏱, its wipe)
+        elif start is not None and start > self.loop.time():
+            # the speaker said when its last sample will be heard: a sound card's latency from
+            # now. The ⏱ (and a night step's wiped screen) come then, not while the line is still
+            # coming out of the speaker
+            token = self._timer_token
+            self.loop.call_at(start, lambda: token == self._timer_token and self._opened(resumed_at))
         else:
             self._opened(resumed_at)
 

@@ -44,6 +44,20 @@ def read_until(fd: int, wanted: bytes, seen: bytearray, timeout: float = 60, tim
     return seen.count(wanted) >= times
 
 
+def reach_the_keypad(fd: int, seen: bytearray, line: bytes, timeout: float = 60) -> bool:
+    """The awake role reaches the keypad: the step `line` opened runs (its "⏱" is printed after it —
+    with a speaker once the line is heard, without one KEYPAD_ANNOUNCE after it was printed), and
+    its first second (KEYPAD_GRACE, a late key's) is over."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        at = seen.rfind(line)
+        if at >= 0 and "⏱".encode() in seen[at:]:
+            time.sleep(1.5)
+            return True
+        read_until(fd, b"\0never", seen, timeout=0.2)
+    return False
+
+
 @contextlib.contextmanager
 def play_on_a_terminal(tmp_path: Path, config: str):
     """`narrator play --voice text` on a pseudo-terminal, as a table's laptop runs it: the process

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 
-from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, read_until
+from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, reach_the_keypad, read_until
 
 CONFIG = """variant = "classic"
 language = "en"
@@ -52,12 +52,12 @@ def test_whoever_wakes_next_sees_nothing_of_the_step_before(tmp_path):
             os.write(master, b"timeout\n")
             assert read_more(master, seen, TIMER, timers), bytes(seen[-800:]).decode(errors="replace")
         assert read_until(master, MAFIA_WAKES, seen), bytes(seen[-800:]).decode(errors="replace")
-        time.sleep(1.5)  # the mafia open their eyes and reach the keypad (see KEYPAD_GRACE)
+        assert reach_the_keypad(master, seen, MAFIA_WAKES)  # the mafia open their eyes (see KEYPAD_GRACE)
         os.write(master, b"5\n")  # the keypad: the mafia shoot seat 5
         assert read_until(master, b"only for seats 1, 2 and 3:", seen), bytes(seen[-800:]).decode(errors="replace")
         os.write(master, b"timeout\n")
         assert read_until(master, DON_WAKES, seen)
-        time.sleep(1.5)
+        assert reach_the_keypad(master, seen, DON_WAKES)
         os.write(master, b"4\n")  # the Don checks seat 4
         assert read_until(master, b"Player 4 IS the Sheriff", seen), bytes(seen[-800:]).decode(errors="replace")
         os.write(master, b"timeout\n")

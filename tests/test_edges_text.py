@@ -307,3 +307,31 @@ def test_the_end_of_input_during_the_role_reveal_stops_it_without_showing_the_ne
 def test_a_line_reference_that_does_not_exist_is_narrated_as_written():
     # "@name" in an argument is another line of the voice file; a player's text is never one
     assert EN.render("reject_unknown_role", {"role": "@x"}) == "There is no role @x in this game."
+
+
+def test_the_hot_seat_prompt_breaks_between_words_at_80_columns():
+    """At an 80-column terminal input()'s own prompt was cut in the middle of a word («… um deine
+    Rolle zu seh» / «en.»); printed by the console it breaks between words."""
+    from narrator.console import reveal_roles
+    from narrator.language import load_voice
+
+    out = io.StringIO()
+    reveal_roles({1: "citizen"}, load_voice("de"), Console(file=out, width=80), ask=lambda prompt: "")
+    text = out.getvalue()
+    assert "seh\nen" not in text and "Rolle zu \nsehen." in text, text
+
+
+def test_a_line_naming_several_seats_names_their_players_too():
+    """«Spieler 4 ist heute Nacht gestorben.» (seats=[4]) was printed without the name the next line
+    then carried; a line naming seats names their players, in its order."""
+    from narrator.console import ConsoleOutput
+    from narrator.flow.effects import Say
+    from types import SimpleNamespace
+
+    out = io.StringIO()
+    live = SimpleNamespace(config=SimpleNamespace(players={4: "Dieter", 2: "Bernd", 5: "Eva [b]"}))
+    screen = ConsoleOutput(live, Console(file=out, width=100), clear_at_dawn=False)
+    screen.handle(Say("morning_deaths", {"seats": [4]}), "Spieler 4 ist heute Nacht gestorben.")
+    screen.handle(Say("mafia_were", {"seats": [2, 5]}), "Zur Mafia gehörten 2 und 5.")
+    assert out.getvalue().splitlines() == ["» Spieler 4 ist heute Nacht gestorben. (Dieter)",
+                                           "» Zur Mafia gehörten 2 und 5. (Bernd, Eva [b])"]

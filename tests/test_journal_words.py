@@ -277,3 +277,38 @@ def test_resume_with_the_clubs_config_goes_on_with_the_game_at_its_journal_path(
                        input="", capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert f"{club / 'tonight.jsonl'}: {load_voice('ru').cli_text('journal_is_folder', {})} — " in r.stderr, r.stderr
+
+
+def test_resume_reads_the_clubs_config_once_and_still_names_its_errors_in_its_language(tmp_path, monkeypatch, capsys):
+    """`narrator resume --config F` read F twice, once for the language of what it says before a
+    journal is read and once to load it. Now once: the journal it names, or the config's own error
+    (file, line and key, in the language it names: `verein.toml:4: timers.night_step: …`)."""
+    from pathlib import Path
+
+    from narrator import cli
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for var in ("LANG", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    reads: list[str] = []
+    read_bytes = Path.read_bytes
+
+    def counted(self):
+        reads.append(self.name)
+        return read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "tonight.jsonl").mkdir()  # a folder where the journal should be
+    (club / "mafia.toml").write_text('variant = "classic"\nlanguage = "ru"\n[journal]\npath = "tonight.jsonl"\n')
+    assert cli.main(["resume", "--config", str(club / "mafia.toml"), "--voice", "text"]) == 2
+    assert reads.count("mafia.toml") == 1, reads
+    assert load_voice("ru").cli_text("journal_is_folder", {}) in capsys.readouterr().err
+
+    reads.clear()
+    (club / "verein.toml").write_text('variant = "grundregeln"\nlanguage = "de"\n[timers]\nnight_step = "lang"\n')
+    assert cli.main(["resume", "--config", str(club / "verein.toml"), "--voice", "text"]) == 2
+    assert reads.count("verein.toml") == 1, reads
+    said = capsys.readouterr().err
+    assert f"{club / 'verein.toml'}:4: timers.night_step: muss int sein" in said.replace("\n", ""), said

@@ -18,10 +18,11 @@ import re
 import time
 
 from test_answers_and_deals_words import on_a_terminal
-from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, read_until
+from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, reach_the_keypad, read_until
 
 from narrator.companion import KeypadInput
 from narrator.language import load_voice
+from narrator.live import KEYPAD_ANNOUNCE
 
 NIGHT_STEP = 6
 # how long after the console's ⏱ a player types on a table with a speaker: beyond the step's first
@@ -99,7 +100,7 @@ def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_
         # for the vote, comes right behind it and reaches the game in the night
         type_line(master, "tap 5 3\ntimeout")
         assert read_until(master, refused, seen, times=2), tail()
-        time.sleep(1.5)
+        assert reach_the_keypad(master, seen, MAFIA_WAKE), tail()
         type_line(master, "4")  # the mafia, still awake: the keypad's shot
         assert read_until(master, b"Tag 2", seen, timeout=NIGHT_STEP + 30), tail()
         assert b"Traceback" not in seen, tail()
@@ -212,12 +213,14 @@ EN_MAFIA = b"The mafia wakes up and shoots."
 EN_DON = b"The Don wakes up and looks for the Sheriff."
 EN_SHERIFF = b"The Sheriff wakes up and looks for the mafia."
 EN_DAY_2 = b"Day 2."
+NOTED = load_voice("en").console_text("referee_noted_at_night", {}).encode()
 
 
-def wake_and_type(master, seen, text: str) -> None:
+def wake_and_type(master, seen, text: str, line: bytes) -> None:
     """An awake player opens his eyes, reaches the keypad and types: a second or more after the
-    step's line (the keypad takes no seat in a step's first second, see KEYPAD_GRACE)."""
-    time.sleep(1.5)
+    step `line` opened has begun to run (the keypad takes no seat in a step's first second, see
+    KEYPAD_GRACE)."""
+    assert reach_the_keypad(master, seen, line), bytes(seen[-1500:]).decode(errors="replace")
     type_line(master, text)
 
 
@@ -249,7 +252,7 @@ def test_a_late_enter_is_nobody_s_choice_and_pause_waits_for_the_day(tmp_path):
             time.sleep(0.15)
         assert read_until(master, EN_MAFIA, seen), tail()
         assert read_until(master, "⏱".encode(), seen, times=seen.count("⏱".encode(), 0, seen.rindex(EN_MAFIA)) + 1), tail()
-        wake_and_type(master, seen, "11")  # a seat beyond the table: told to the awake mafia, once
+        wake_and_type(master, seen, "11", EN_MAFIA)  # a seat beyond the table: told to the awake mafia, once
         assert read_until(master, b"There is no seat 11", seen), tail()
         type_line(master, "5")
         assert read_until(master, b"only for seats 1, 2 and 3:", seen, times=2), tail()
@@ -260,13 +263,13 @@ def test_a_late_enter_is_nobody_s_choice_and_pause_waits_for_the_day(tmp_path):
         assert read_until(master, EN_DON, seen, timeout=30), tail()
         type_line(master, "4")
         type_line(master, "tap 2 4")  # typed as a command, it names its seat but not its step
-        time.sleep(0.5)
+        assert read_until(master, b"too late: that step is over", seen, times=2), tail()
         late = bytes(seen[seen.rindex(EN_DON):])
-        wake_and_type(master, seen, "4")  # the Don, awake: his check is his own
+        wake_and_type(master, seen, "4", EN_DON)  # the Don, awake: his check is his own
         assert read_until(master, b"Player 4 IS the Sheriff", seen), tail()
         os.write(master, b"7")  # the Don starts a seat and never presses Enter
         assert read_until(master, EN_SHERIFF, seen, timeout=30), tail()
-        wake_and_type(master, seen, "1")  # the Sheriff's 1, not "71": the half-typed 7 is gone
+        wake_and_type(master, seen, "1", EN_SHERIFF)  # the Sheriff's 1, not "71": the half-typed 7 is gone
         assert read_until(master, b"Player 1 is MAFIA.", seen), tail()
         assert read_until(master, EN_DAY_2, seen, timeout=30), tail()
         assert b"Traceback" not in seen, tail()
@@ -277,8 +280,11 @@ def test_a_late_enter_is_nobody_s_choice_and_pause_waits_for_the_day(tmp_path):
     assert mafia_step.count("There is no seat 11") == 1, mafia_step
     assert mafia_step.count("Your choice: 5") == 1, mafia_step
     assert "paused" not in mafia_step.lower().replace("not paused", ""), mafia_step
-    # the late key printed nothing but its own echo: no answer, no refusal
-    assert "only for" not in late.decode(errors="replace") and "✗" not in late.decode(errors="replace"), late
+    # the late keys were answered on the screen as too late while the Don's line was being said,
+    # and nothing else: no answer to anybody, no echo of what was typed (the terminal echoes
+    # nothing at night)
+    late = late.decode(errors="replace")
+    assert late.count("too late: that step is over") == 2 and "only for" not in late and "tap 2 4" not in late, late
     taken = events(journal)
     kinds = [e["event"]["type"] for e in taken]
     night = max(i for i, e in enumerate(taken) if e["event"] == {"type": "tap", "seat": 1, "target": 5})
@@ -290,11 +296,12 @@ def test_a_late_enter_is_nobody_s_choice_and_pause_waits_for_the_day(tmp_path):
     assert {"type": "tap", "seat": 2, "target": 4} not in mafia_taps
     # on the Don's screen the late keys are gone once his first second is over (wiped again)
     don_screen = bytes(seen[seen.rindex(ERASE_SCROLLBACK, 0, seen.rindex(b"Player 4 IS the Sheriff")):]).decode(errors="replace")
-    assert "tap 2 4" not in don_screen, don_screen
-    # every step ran its own time, the paused-at-night mafia step too (night_step = 5)
+    assert "tap 2 4" not in don_screen and "too late" not in don_screen, don_screen
+    # every step ran its own time, the paused-at-night mafia step too (night_step = 5), once its
+    # line had been given the time a speaker takes to say it (no speaker here: KEYPAD_ANNOUNCE)
     starts = [taken[night - 2]["t"]] + [taken[i]["t"] for i in steps]
     for a, b in zip(starts[1:], starts[2:]):
-        assert 5 - 0.05 <= b - a <= 5 + 0.5, (a, b)
+        assert 5 + KEYPAD_ANNOUNCE - 0.05 <= b - a <= 5 + KEYPAD_ANNOUNCE + 0.5, (a, b)
 
 
 def test_a_resumed_mafia_step_shows_its_answer_once(tmp_path):
@@ -311,7 +318,7 @@ def test_a_resumed_mafia_step_shows_its_answer_once(tmp_path):
             type_line(master, "timeout")
             time.sleep(0.15)
         assert read_until(master, EN_MAFIA, seen), tail()
-        wake_and_type(master, seen, "5")
+        wake_and_type(master, seen, "5", EN_MAFIA)
         assert read_until(master, b"Your choice: 5", seen), tail()
         type_line(master, "quit")
         play.wait(timeout=30)
@@ -361,6 +368,9 @@ def test_on_the_speaker_a_key_typed_while_the_don_is_woken_is_not_his_check(tmp_
             assert read_until(master, EN_DON, seen, timeout=30), tail()
             heard = seen.count(timer)
             type_line(master, "4")  # printed at once, still being said: a mafioso's late Enter
+            # answered on the screen as at a table without a speaker, never aloud, and gone with
+            # the screen cleared as the Don's step opens
+            assert read_until(master, b"too late: that step is over", seen), tail()
             assert read_until(master, timer, seen, times=heard + 1, timeout=30), tail()
             time.sleep(SPOKEN_REACH)
             type_line(master, "4")
@@ -411,16 +421,19 @@ def test_the_keypads_answer_to_the_mafia_names_a_removed_or_departed_mafioso_unt
         assert read_until(master, EN_MAFIA, seen), tail()
         assert read_until(master, "⏱".encode(), seen, times=seen.count("⏱".encode(), 0, seen.rindex(EN_MAFIA)) + 1), tail()
         type_line(master, "disqualify 3")  # the referee, in the mafia's own step: silent until the morning
-        assert read_until(master, b"only for the host", seen), tail()
-        wake_and_type(master, seen, "5")
+        assert read_until(master, NOTED, seen), tail()
+        wake_and_type(master, seen, "5", EN_MAFIA)
         assert read_until(master, b"Your choice: 5", seen), tail()
         type_line(master, "leave 2")  # a mafioso feels unwell and leaves the table
-        assert read_until(master, b"only for seat 2:", seen), tail()
+        assert read_until(master, NOTED, seen, times=2), tail()
         type_line(master, "6")  # the Don alone acts now: still "Your choice", to the three of them
         assert read_until(master, b"Your choice: 6", seen), tail()
+        type_line(master, "disqualify 3")  # typed twice: refused, and that too would tell
+        assert read_until(master, NOTED, seen, times=3), tail()
         assert read_until(master, EN_DON, seen, timeout=30), tail()
         assert read_until(master, EN_DAY_2, seen, timeout=60), tail()
         assert read_until(master, b"your last words", seen), tail()
+        assert read_until(master, b"typed in the night and not taken", seen), tail()
         assert b"Traceback" not in seen, tail()
         type_line(master, "quit")
         play.wait(timeout=30)
@@ -430,10 +443,17 @@ def test_the_keypads_answer_to_the_mafia_names_a_removed_or_departed_mafioso_unt
         assert f"🔒 only for seats 1, 2 and 3: Your choice: {seat}" in mafia_step, mafia_step
     assert "only for seats 1 and 2" not in mafia_step and "only for seat 1:" not in mafia_step, mafia_step
     assert "You chose" not in mafia_step, mafia_step
+    # nothing the awake mafia read names what the referee did: not his answer, not a refusal that
+    # says seat 3 is out, not the leaver's own line, not what he typed (nothing is echoed at night)
+    for told in ("only for the host", "only for seat 2", "disqualif", "out of the game", "left the table", "leave 2", "✗"):
+        assert told not in mafia_step, (told, mafia_step)
+    assert seen.count(NOTED) == 3, tail()  # the same note for each of his lines, the refused one too
     morning = bytes(seen[seen.rindex(EN_DAY_2):]).decode(errors="replace")
     # the Don's 6 was the mafia's shot: the dismissed 3 and the departed 2 shoot no more
     assert "Player 6 leaves us" in morning and "player 3 was disqualified" in morning, morning
     assert "Player 2 left the table" in morning, morning
+    # the referee reads at dawn what the game did not take of his night
+    assert "typed in the night and not taken: Player 3 is out of the game" in morning, morning
     taps = [e["event"] for e in events(journal) if e["event"]["type"] == "tap"]
     assert taps[-3:] == [{"type": "tap", "seat": 1, "target": 5}, {"type": "tap", "seat": 2, "target": 5},
                          {"type": "tap", "seat": 1, "target": 6}], taps

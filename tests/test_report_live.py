@@ -43,6 +43,19 @@ def finished_journal(tmp_path, stop_before_end: bool = False):
     return cfg, path
 
 
+def timer_marks(journal) -> list[float]:
+    """When each of the journal's timer notes was written."""
+    marks = []
+    for line in journal.read_text().splitlines()[1:] if journal.exists() else []:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            break  # the line being written this moment
+        if "timer" in entry:
+            marks.append(entry["t"])
+    return marks
+
+
 def live_on(cfg, path):
     live = LiveSession(cfg, None)
     live.journal = SimpleNamespace(path=path)
@@ -172,8 +185,16 @@ def test_a_speech_cut_by_a_crash_is_drawn_as_long_as_it_was_spoken_not_as_the_ma
     play.send_signal(signal.SIGKILL)
     play.wait(timeout=10)
     time.sleep(8)
+    marks = len(timer_marks(journal))
     resume = start(["resume", "--journal", str(journal)], tmp_path)
     try:
+        # player 1 speaks on for two seconds from the moment the resumed game gives him the floor
+        # again — its timer's note in the journal — not from when the process was started: under
+        # load its start-up took those two seconds, and the speech was drawn 0 s long
+        deadline = time.monotonic() + 60
+        while len(timer_marks(journal)) <= marks and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(timer_marks(journal)) > marks, "the resumed speech never started"
         time.sleep(2)
         resume.stdin.write("say thank you\n")
         resume.stdin.flush()
@@ -184,4 +205,9 @@ def test_a_speech_cut_by_a_crash_is_drawn_as_long_as_it_was_spoken_not_as_the_ma
     record = read_game(journal)
     speeches = [i for p in build(record.entries).periods for i in p.items if i["kind"] == "speech"]
     assert [s["seat"] for s in speeches] == [1, 2], speeches  # nothing doubled by the resume
-    assert 1 <= speeches[0]["seconds"] <= 5, speeches[0]
+    # as long as he spoke after the resume (the floor given back to his "thank you", on the clock
+    # the journal was written on), never the eight seconds and more the machine was down
+    resumed_at = timer_marks(journal)[marks]
+    thanked_at = [e for e in map(json.loads, journal.read_text().splitlines()[1:]) if "event" in e][4]["t"]
+    spoken = thanked_at - resumed_at
+    assert 2 <= speeches[0]["seconds"] <= round(spoken) + 1 < 8, (speeches[0], spoken)
