@@ -91,6 +91,14 @@ class HostedGame(TableGame):
         for fragment in self.players_only():
             if fragment in frame["phase"]:
                 self.found.add(f"{where}: the host's heading speaks to the players: {frame['phase']!r}")
+        # "Waiting for" names a button only while the screen shows it ("you to tap Resume", "or End speech")
+        named = await self.host.evaluate("""() => {
+          const waiting = document.getElementById("awaiting").innerText;
+          return Array.from(document.querySelectorAll("button[data-act]")).filter(b => b.textContent.trim().length > 3 &&
+            waiting.includes(b.textContent.trim()) && !b.getBoundingClientRect().width).map(b => b.textContent.trim());
+        }""")
+        for label in named:
+            self.found.add(f"{where}: 'Waiting for' names {label!r}, a button the host screen does not show")
         body = await self.host.evaluate("() => document.body.innerText")
         for name in STATES | STEPS:
             # an English table says "night" and "over" in its own words; elsewhere no core name at all
