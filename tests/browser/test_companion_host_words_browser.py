@@ -72,10 +72,12 @@ class HostedGame(TableGame):
         # the line as the server words it: the phase (or "the roles are dealt"), its day, paused
         text = hub.word("host_dealt") if frame["ready"] is not None else frame["phase"]
         # a night beside its own number (the night after day 2 is night 2), a day beside its day
+        # beside the heading, or after a dot where it ends with a name in brackets
+        aside = (lambda when: f" · {when}" if text.endswith(")") else f" ({when})")
         if view["state"] == "night" and frame["night"]:
-            text += " (" + hub.word("host_night_no", n=frame["night"]) + ")"
+            text += aside(hub.word("host_night_no", n=frame["night"]))
         elif view["day"] and view["state"] not in ("over", "night"):
-            text += " (" + hub.word("host_day", day=view["day"]) + ")"
+            text += aside(hub.word("host_day", day=view["day"]))
         if frame["paused"]:
             text = hub.word("host_paused", phase=text)
         where = f"{self.game.state}/{self.game.step.name if self.game.step else '-'} ({tag})"

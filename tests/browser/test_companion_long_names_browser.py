@@ -97,6 +97,7 @@ def test_long_names_stay_readable_and_the_host_sees_who_is_missing_at_a_glance()
                 await expect(chips.first).to_have_attribute("data-seat", "10")
                 await expect(chips.first).to_have_class("chip missing")
                 assert await host.locator("#phones .chip.missing").count() == 1
+                await expect(host.get_by_test_id("phones-on")).to_have_text("✓ 9/10")
                 await shot(host, f"vote-{name}")
             host = hosts["small"]
             # a tap on seat 5's box shows his whole name across the row
