@@ -125,6 +125,13 @@ def test_long_names_stay_readable_and_the_host_sees_who_is_missing_at_a_glance()
                 assert await page.evaluate(SPILL_JS, "h1, #name, #grid button, #table span, #day-info, #caption, #phase-text") == []
                 assert await page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
                 await shot(page, f"phone-{s}")
+            # on a phone a tap on a seat of the table shows its player's whole name
+            page = pages[1]
+            seat5 = page.locator('#table span[data-seat="5"]')
+            await seat5.click()
+            assert not await page.evaluate("() => { const s = document.querySelector('#table span[data-seat=\"5\"] small'); return s.scrollWidth > s.clientWidth + 1; }")
+            await shot(page, "phone-whole-name")
+            await seat5.click()
             # the printable seat cards on a phone's screen
             cards = await (await browser.new_context(viewport=SMALL)).new_page()
             from narrator.companion.qr import seats_page
