@@ -1061,9 +1061,9 @@ class Hub:
     def _vote_from_elsewhere(self, seat: int, ev: dict) -> None:
         """A day vote the console (or a voice, the keypad) took for a seat that has a phone: the
         phone shows the vote that stands, and who recorded it — "The host recorded your vote: 6",
-        its button marked, and a later tap on another button refused under it — never an open
-        ballot that says "already voted" to a player who sees no vote of his. (A vote is public; at
-        night nothing of this is sent.)"""
+        its button marked, and a later tap on another button answered with it (the mark stays) —
+        never an open ballot that says "already voted" to a player who sees no vote of his. (A vote
+        is public; at night nothing of this is sent.)"""
         if not self.votes_on_phones or not self._day_vote_screen() or self.game.state == "night":
             return  # the screen the input was made on (the last one sent) was no day vote
         target, answer = ev.get("target"), ev.get("answer")
