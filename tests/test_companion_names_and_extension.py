@@ -188,7 +188,10 @@ def test_a_dead_players_phone_shows_the_question_but_cannot_ask():
             t.live.fire()
             await until(lambda: t.live.game.public_view()["timer"] == "extension_offer", what="day 2's question")
             await until(lambda: phones[6].screen["caption"].startswith("Tiden är ute"), what="the question")
-            assert phones[6].screen["phase"] == "Dag: säg ”tidstillägg” eller tryck på knappen."
+            # seed 000 Tid: the living may ask; the dead player's phone has no button, and its line
+            # does not tell him to tap one — it says what the table is doing
+            assert phones[6].screen["phase"] == "Tiden är ute: bordet tillfrågas om någon vill ha tidstillägget"
+            assert phones[7].screen["phase"] == "Dag: säg ”tidstillägg” eller tryck på knappen."
             assert phones[6].screen["ask"] is None and phones[7].screen["ask"] == "extension"
             refused = await phones[6].tap(answer=True)
             # told on his own phone, plainly, that he is out

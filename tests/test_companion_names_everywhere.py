@@ -207,7 +207,7 @@ def test_odd_input_gets_a_clear_answer_and_changes_nothing():
             await again.join()
             await until(lambda: any(f["t"] == "note" for _, f, _ in again.frames))
             note = next(f for _, f, _ in again.frames if f["t"] == "note")
-            assert note["text"] == "Your vote is in." and note["chosen"] == "8"
+            assert note["text"] == "Your vote: " + hub.seat_label(8) and note["chosen"] == "8"
             await again.close()
 
     asyncio.run(main())

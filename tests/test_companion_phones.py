@@ -121,7 +121,7 @@ def test_a_double_tap_on_a_vote_is_answered_as_the_vote_that_counts():
             phones = await ballot_of_7_and_8(t)
             first = await phones[1].tap(7)
             again = await phones[1].tap(7)
-            assert first["ok"] and again["ok"] and again["text"] == first["text"] == "Your vote is in."
+            assert first["ok"] and again["ok"] and again["text"] == first["text"] == "Your vote: 7"
             other = await phones[1].tap(8)
             assert not other["ok"] and other["text"].startswith(first["text"] + "\n") and "already voted" in other["text"]
             t.live.fire()

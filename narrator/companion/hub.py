@@ -226,6 +226,10 @@ class Hub:
         self._offer_taken = -1  # the question's screen whose extension another input's request began
         self._host_pending: list[tuple[dict, Conn]] = []  # host-recorded votes on their way to the game
         self._voted: dict[int, int] = {}  # seat -> the screen (epoch) of its last day vote, from any input
+        # seat -> (screen, (target, answer), "phone" or "host"): the day vote the game recorded for
+        # it and whose it was — his phone's, or the host's (his screen, the console) for him. A
+        # phone's answer says this, whatever raced it: never a guess from the tap it answers
+        self._cast: dict[int, tuple[int, tuple, str]] = {}
         self._caption_before: str | None = None
         self._caption_paused: str | None = None  # the caption a pause covered: back at resume
         self._extend_mine = False  # the Extend being applied now is the phones' own
@@ -299,7 +303,7 @@ class Hub:
             "state": view["state"],
             "day": view["day"],
             "step": step.name if step is not None else None,
-            "phase": self.phase_text(),
+            "phase": self.seat_phase_text(seat, ask),
             "alive": view["alive"],
             "nominations": self._nominations(view),
             "nominees_text": self._nominees_text(view),
@@ -552,6 +556,24 @@ class Hub:
         text = word("state_" + g.state, seat=self.seat_label(self._subject()))
         speaker = g.floor
         return word("speaking", phase=text, seat=self.seat_label(speaker)) if speaker is not None else text
+
+    def seat_phase_text(self, seat: int, ask: str | None) -> str:
+        """The phase line on one seat's phone. It tells the reader to tap only what his screen
+        has: a dead Swede read «Dag: säg ”tidstillägg” eller tryck på knappen.» under no button,
+        a player the vote does not call on «Támogatod a vádat?» over none. By day a phone without
+        a button the others have (out of the game, not called, his vote spent), and every phone
+        while a pause greys the button, read what the table is doing — the host screen's words.
+        A player who tapped Ready reads that the others are awaited, not to tap it. At night
+        every phone has the same buttons and the same line (nothing may tell a sleeper apart)."""
+        g = self.game
+        if g.state == "setup" and self.dealt is not None and seat in self.ready:
+            return self.word("dealt_ready")
+        if g.state in ("setup", "night", "over"):
+            return self.phase_text()
+        table_ask = self._ask()[0]
+        if table_ask is not None and (ask is None or self.live.paused and table_ask == "extension"):
+            return self.phase_text(host=True)
+        return self.phase_text()
 
     def _host_word(self, key: str, **args) -> str:
         """The host screen's own words for a [phone] line where it has them, else the phones'."""
@@ -964,6 +986,7 @@ class Hub:
             host = next((h for h in self._host_pending if h[0] == ev), None)
             if host is not None:
                 self._host_pending.remove(host)
+            mine = False  # this record is of the seat's own phone tap
             if host is not None and kind == "rejected":
                 # the game's no to a vote the host recorded (a second vote): said on his screen,
                 # as the console's is at the console — the phones' caption stays as it was
@@ -971,7 +994,10 @@ class Hub:
                     self.caption = self._caption_before
                 if self._last_reject is not None:
                     host[1].send(json.dumps({"t": "refused", "text": self._last_reject[1]}, ensure_ascii=False))
-            elif queue and queue[0].event == ev:
+            elif host is None and queue and queue[0].event == ev:
+                # (the host's vote for a seat whose phone sent the same vote in the same instant is
+                # the host's: his phone's tap is the one the game answers next, refused or not)
+                mine = True
                 p = queue.popleft()
                 if kind == "rejected" and self._last_reject is not None:
                     # the refusal came just before this record: it answers this tap, and only its phone
@@ -990,6 +1016,7 @@ class Hub:
             if kind == "input" and ev.get("type") == "tap" and isinstance(seat, int) and self._day_vote_screen():
                 # a day vote, whoever typed or tapped it, on the screen it was made on
                 self._voted[seat] = self.epoch
+                self._cast[seat] = (self.epoch, (ev.get("target"), ev.get("answer")), "phone" if mine else "host")
                 # the host's "waiting for" loses that voter now, not at the next screen (a day vote
                 # is public; a night tap never sends the host screen anything: its timing is secret)
                 self._hosts_due = True
@@ -1022,28 +1049,37 @@ class Hub:
         crash, not "you have already voted" over a ballot with no vote of his on it."""
         if not self.votes_on_phones or not self._day_vote_screen():
             return
-        text = None
         for seat, (target, answer) in self.game.ballot_cast().items():
             if self._voted.get(seat) == self.epoch:
                 continue
-            text = text or self._line("companion_vote_taken", "Your vote is in.")
             self._voted[seat] = self.epoch
+            text = self.vote_words((target, answer), True)
+            self._cast[seat] = (self.epoch, (target, answer), "phone")
             self._standing[seat] = (self.epoch, text, (target, answer))
             self._chosen[seat] = (self.epoch, _choice(target, answer))
 
     def _vote_from_elsewhere(self, seat: int, ev: dict) -> None:
         """A day vote the console (or a voice, the keypad) took for a seat that has a phone: the
-        phone shows it as its own vote that stands — "your vote is in", its button marked, and a
-        later tap on another button refused under it — never an open ballot that says
-        "already voted" to a player who sees no vote of his. (A vote is public; at night nothing
-        of this is sent.)"""
+        phone shows the vote that stands, and who recorded it — "The host recorded your vote: 6",
+        its button marked, and a later tap on another button answered with it (the mark stays) —
+        never an open ballot that says "already voted" to a player who sees no vote of his. (A vote
+        is public; at night nothing of this is sent.)"""
         if not self.votes_on_phones or not self._day_vote_screen() or self.game.state == "night":
             return  # the screen the input was made on (the last one sent) was no day vote
         target, answer = ev.get("target"), ev.get("answer")
-        text = self._line("companion_vote_taken", "Your vote is in.")
+        text = self.vote_words((target, answer), False)
         self._standing[seat] = (self.epoch, text, (target, answer))
         self._chosen[seat] = (self.epoch, _choice(target, answer))
         self._send(seat, {"t": "note", "ok": True, "text": text, "epoch": self.epoch, "chosen": _choice(target, answer)})
+
+    def vote_words(self, cast: tuple, mine: bool) -> str:
+        """A day vote as its voter's phone reads it: what the game counted ("Your vote: 6 (Bo)",
+        «Ваш голос: да»), and whether the host recorded it for him ("The host recorded your vote:
+        6 (Bo)"). Said from the game's record, so a phone and the host voting in the same instant
+        read what counts, not a guess from the tap being answered."""
+        target, answer = cast
+        what = self.seat_label(target) if target is not None else self.word("yes" if answer else "no")
+        return self.word("vote_yours" if mine else "vote_by_host", choice=what)
 
     def _resolve(self, p: Pending) -> None:
         if self._current is p:
@@ -1386,9 +1422,22 @@ class Hub:
         ok = all(a[0] for a in answers)
         text = " ".join(a[1] for a in answers) or (self._line("companion_vote_taken", "Your vote is in.") if vote
                                                    else self._line("companion_tap_taken", "Your tap is in."))
+        chosen = None  # the button the answer marks, when it is not the one tapped
+        by_host = False
+        cast = self._cast.get(seat) if vote else None
+        if cast is not None and cast[0] == epoch:
+            # the vote the game recorded for him on this ballot says what counts. The host's for
+            # him (a press in the same instant as his tap, or one the console typed) is his vote
+            # whatever his tap was: his phone reads it and marks its button, not "already voted"
+            # under a vote of his it never showed, nor a bare "Your vote is in." after ANSWER_WAIT
+            if cast[2] == "host":
+                ok, text, chosen = cast[1] == (target, answer), self.vote_words(cast[1], False), _choice(*cast[1])
+                by_host = True
+            elif ok or not answers:
+                ok, text = True, self.vote_words(cast[1], True)
         standing = self._standing.get(seat)
         kept = night or vote or extension
-        if kept and answers and not ok and standing is not None and standing[0] == self.epoch:
+        if kept and answers and not ok and not by_host and standing is not None and standing[0] == self.epoch:
             # a refused re-tap (a second check, a change the rules forbid, a second vote) never hides
             # the answer that still stands: the check result, the choice or the vote stays on
             # screen, the refusal after it
@@ -1396,7 +1445,7 @@ class Hub:
         # the screen this tap was made on: a page drops an answer for any other screen. A request
         # for the time extension is answered on the screen it led to, which every phone has by now
         shown = self.epoch if extension else epoch if _is_int(epoch) else self.epoch
-        frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": shown}
+        frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": shown, "chosen": chosen}
         # with or without a line of its own (a vote taken, a tap at night the core never heard: their
         # "vote is in" / "tap is in"), the answer stands, and comes back after a reload like a checker's
         if kept and not (not ok and standing is not None and standing[0] == self.epoch):

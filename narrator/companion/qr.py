@@ -11,6 +11,7 @@ import errno
 import html
 import io
 import os
+import re
 import socket
 import stat
 import tempfile
@@ -74,17 +75,29 @@ def seats_page(urls: dict[int, str], players: dict[int, str], word=_english, lan
     cards = []
     hint = html.escape(word("card_hint"))
     for seat, url in sorted(urls.items()):
-        name = html.escape(players.get(seat, ""))
+        typed = players.get(seat, "")
+        # each word in its own box: a name breaks between its words, never inside one; a word wider
+        # than the card is cut with "…", the whole name its title
+        name = " ".join("".join(f'<span class="w">{html.escape(piece)}</span>' for piece in re.split(r"(?<=-)(?=.)", w))
+                        for w in typed.split())
+        # the longest word sets the size: a long name is printed whole, smaller, not cut (cut with "…"
+        # only below a readable size: a forty-letter word on a phone's screen)
+        longest = max((len(piece) for w in typed.split() for piece in re.split(r"(?<=-)(?=.)", w)), default=1)
+        title = f' title="{html.escape(typed)}" style="--n:{longest}"' if typed else ""
         cards.append(
-            f'<div class="card"><h2>{html.escape(word("card_seat", seat=seat))}</h2><p>{name}</p>{svg_qr(url)}'
+            f'<div class="card"><h2>{html.escape(word("card_seat", seat=seat))}</h2><p class="name"{title}>{name}</p>{svg_qr(url)}'
             f'<p class="hint">{hint}</p></div>'
         )
     lang_attr = f' lang="{html.escape(lang)}"' if lang else ""
     return (
         f"<!doctype html><html{lang_attr}><head><meta charset=\"utf-8\"><title>{html.escape(word('cards_title'))}</title><style>"
-        "body{font-family:sans-serif}.card{display:inline-block;width:30%;margin:1%;padding:1em;"
-        "border:1px dashed #888;text-align:center;page-break-inside:avoid}.card svg{width:60%;height:auto}"
-        ".hint{font-size:small;color:#555}</style></head><body>"
+        "body{font-family:sans-serif}.card{display:inline-block;box-sizing:border-box;vertical-align:top;width:30%;"
+        "margin:1%;padding:1em;border:1px dashed #888;text-align:center;page-break-inside:avoid}"
+        ".card svg{width:60%;height:auto}.hint{font-size:small;color:#555}"
+        ".card{container-type:inline-size}.name{font-size:clamp(.6em,calc(140cqw / var(--n,1)),1em)}"
+        ".name .w{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}"
+        "@media screen and (max-width:700px){.card{width:47%;padding:.5em}}"
+        "</style></head><body>"
         + "".join(cards)
         + "</body></html>"
     )

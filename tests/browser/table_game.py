@@ -23,6 +23,7 @@ from narrator.companion.testing import Table, until
 from narrator.config import parse_config
 from narrator.flow.events import Nominate
 from narrator.language import load_voice
+from test_companion_what_to_tap import tells_to_tap
 
 # names as players type them: markup, a placeholder, a long double name, accents
 NAMES = {1: "<b>Ann</b>", 2: "{seat}", 3: "Åsa-Maria Lindqvist-Bergström", 5: "Zsófi", 8: "Jörg"}
@@ -58,6 +59,9 @@ SHAPE_JS = """() => {
   }
   return out;
 }"""
+
+# whether the page has a button its player can tap now (in the grid, shown, not greyed)
+TAPPABLE_JS = """() => Array.from(document.querySelectorAll("#grid button")).some(b => !b.disabled && b.getBoundingClientRect().width)"""
 
 # elements that reach out of the phone's width (the page may not scroll sideways either)
 WIDE_JS = """() => {
@@ -165,6 +169,12 @@ class TableGame:
             for e in self.english:
                 if e in bare:
                     self.found.add(f"{where}: seat {seat}: English on a {self.config.language} page: {e!r}")
+        # a phase line that tells its reader to tap stands over a button he can tap (a dead Swede read
+        # «… tryck på knappen» under none)
+        for seat, page in self.pages.items():
+            line = await page.locator("#phase-text").inner_text()
+            if tells_to_tap(self.config.language, line) and not await page.evaluate(TAPPABLE_JS):
+                self.found.add(f"{where}: seat {seat} is told to tap with no button to tap: {line!r}")
         phase = await self.pages[1].locator("#phase-text").inner_text()
         self.found.seen.setdefault(phase, set()).add(g.state)
         if g.state == "night":

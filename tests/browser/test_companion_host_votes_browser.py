@@ -169,6 +169,9 @@ def test_classic_ru_seat_ten_without_a_phone_votes_through_a_tie_on_the_host_scr
             # seat 9's phone froze: the host opens the connected phones, confirms, and records his
             # vote; his phone shows it as his own vote that stands
             await g.host.get_by_test_id("proxy-connected").click()
+            # opened, a chip a seat; a tap on seat 9's chip opens his ballot alone
+            await expect(g.host.locator("#proxy details .proxy-row")).to_have_count(0)
+            await g.host.get_by_test_id(f"proxy-chip-{frozen}").click()
             frozen_row = g.host.get_by_test_id(f"proxy-{frozen}")
             await expect(frozen_row).to_be_visible()
             await g.host_shot("connected-open")
@@ -183,6 +186,8 @@ def test_classic_ru_seat_ten_without_a_phone_votes_through_a_tie_on_the_host_scr
             await until(lambda: frozen not in g.called(), what="seat 9's vote from the host screen")
             assert asked == ["Телефон игрока 9 на связи. Всё равно записать за него? Только если телефон завис."]
             await expect(g.pages[frozen].locator(f'#grid button[data-choice="{half[frozen]}"]')).to_have_class(re.compile(r"\bchosen\b"))
+            # his phone says who recorded it: «Ведущий записал ваш голос: 4»
+            await expect(g.pages[frozen].locator("#result")).to_have_text(g.hub.vote_words((half[frozen], None), False))
             await g.shot(frozen, "vote-recorded-by-host")
             await g.host_shot("connected-recorded")
         await asyncio.gather(*(g.tap(s, str(c)) for s, c in half.items() if s in g.pages and s in g.called()))

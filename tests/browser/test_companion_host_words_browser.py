@@ -72,10 +72,12 @@ class HostedGame(TableGame):
         # the line as the server words it: the phase (or "the roles are dealt"), its day, paused
         text = hub.word("host_dealt") if frame["ready"] is not None else frame["phase"]
         # a night beside its own number (the night after day 2 is night 2), a day beside its day
+        # beside the heading, or after a dot where it ends with a name in brackets
+        aside = (lambda when: f" · {when}" if text.endswith(")") else f" ({when})")
         if view["state"] == "night" and frame["night"]:
-            text += " (" + hub.word("host_night_no", n=frame["night"]) + ")"
+            text += aside(hub.word("host_night_no", n=frame["night"]))
         elif view["day"] and view["state"] not in ("over", "night"):
-            text += " (" + hub.word("host_day", day=view["day"]) + ")"
+            text += aside(hub.word("host_day", day=view["day"]))
         if frame["paused"]:
             text = hub.word("host_paused", phase=text)
         where = f"{self.game.state}/{self.game.step.name if self.game.step else '-'} ({tag})"
@@ -91,6 +93,14 @@ class HostedGame(TableGame):
         for fragment in self.players_only():
             if fragment in frame["phase"]:
                 self.found.add(f"{where}: the host's heading speaks to the players: {frame['phase']!r}")
+        # "Waiting for" names a button only while the screen shows it ("you to tap Resume", "or End speech")
+        named = await self.host.evaluate("""() => {
+          const waiting = document.getElementById("awaiting").innerText;
+          return Array.from(document.querySelectorAll("button[data-act]")).filter(b => b.textContent.trim().length > 3 &&
+            waiting.includes(b.textContent.trim()) && !b.getBoundingClientRect().width).map(b => b.textContent.trim());
+        }""")
+        for label in named:
+            self.found.add(f"{where}: 'Waiting for' names {label!r}, a button the host screen does not show")
         body = await self.host.evaluate("() => document.body.innerText")
         for name in STATES | STEPS:
             # an English table says "night" and "over" in its own words; elsewhere no core name at all

@@ -86,7 +86,7 @@ def test_a_hungarian_host_reads_what_the_table_votes_on_and_the_voters_compactly
                 await expect(phones[5].locator("#phase-text")).to_have_text(
                     f"Támogatod a vádat? Vádlott: 4 ({LONG[4]})")
                 await expect(host.locator("#state")).to_have_text(
-                    f"Szavazás a vád támogatásáról – vádlott: 4 ({LONG[4]}) (1. nap)")
+                    f"Szavazás a vád támogatásáról – vádlott: 4 ({LONG[4]}) · 1. nap")
                 # every living seat is called: ten chips, each its number first, each on one line
                 chips = host.locator("#awaiting .voter")
                 await expect(chips).to_have_count(10)

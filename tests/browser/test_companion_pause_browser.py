@@ -132,7 +132,7 @@ def test_a_phone_table_pauses_by_day_only_and_a_pause_holds_every_phone():
         assert await data(pages[7], "epoch") == epoch
         assert await pages[7].locator("#caption").inner_text() == caption
         assert not any(await pages[7].evaluate(DISABLED_JS))
-        assert await tap(pages[7], 5) == t.live.voice.render("companion_vote_taken")
+        assert await tap(pages[7], 5) == t.companion.hub.vote_words((5, None), True)
         await until(lambda: t.recorded("vote", "voter") == [(7,)], what="the vote after resume")
         await shot(pages[7], "phone-resumed-vote")
 

@@ -180,7 +180,7 @@ def test_back_in_a_day_vote_after_voting_shows_the_vote_that_stands():
             await page.wait_for_function("() => document.body.dataset.state === 'voting'")
             await expect(page.locator("#day-info")).to_have_text("Nominated: 7 (Åsa-Maria Lindqvist-Bergström), 8 (Zsófi)")
             taken = await tap(page, 8)
-            assert taken == hub._line("companion_vote_taken", "")
+            assert taken == "Your vote: 8 (Zsófi)"  # the vote that counts, named
             for how in ("reload", "reopen", "wifi"):
                 page = await back(t, page, how, 5)
                 assert await chosen(page) == ["8"], how

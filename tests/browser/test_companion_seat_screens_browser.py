@@ -103,7 +103,7 @@ def test_a_page_pushed_off_its_seat_keeps_nothing_stale_and_takes_the_seat_back_
             print("screenshot:", path)
 
             # the second tab votes, then closes; coming back to the first tab does not take the seat
-            assert await tap(second, 7) == hub._line("companion_vote_taken", "")
+            assert await tap(second, 7) == hub.vote_words((7, None), True)
             await second.close()
             await until(lambda: 9 not in hub.phones, what="the second tab gone")
             await first.bring_to_front()

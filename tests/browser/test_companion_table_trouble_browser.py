@@ -213,7 +213,7 @@ class TroubleGame(TableGame):
             await self.t.settle()
             votes = [r for r in self.t.records[before:] if r.get("type") == "input" and r["event"].get("seat") == voter]
             assert len(votes) == 1, f"a double tap voted {len(votes)} times"
-            taken = self.t.live.voice.render("companion_vote_taken", {})
+            taken = self.hub.vote_words((int(pick), None) if kind == "seat" else (None, pick == "yes"), True)
             page = self.pages[voter]
             await expect(page.locator("#result")).to_have_text(taken)
             await page.reload()

@@ -134,7 +134,8 @@ def test_changed_shots_kept_checks_and_seats_that_stay_with_their_phone():
         # -------- the host moves seat 7 to another phone
         host = await (await browser.new_context(viewport={"width": 1280, "height": 900})).new_page()
         await host.goto(base + "/host")                              # this machine: no PIN
-        await expect(host.get_by_test_id("phones")).to_contain_text("7")
+        await expect(host.get_by_test_id("phones-on")).to_be_visible()
+        await expect(host.locator('#phones .chip.missing[data-seat="7"]')).to_have_count(0)  # seat 7's phone is connected
         old_key = hub.device_keys[MOVED]
         await host.get_by_test_id("seat").fill(str(MOVED))
         await host.get_by_test_id("reissue").click()
