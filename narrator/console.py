@@ -446,7 +446,9 @@ class _ForgetHalfTyped:
     def echo(self, on: bool) -> None:
         try:
             import termios
-
+        except ImportError:
+            return  # no terminal control (Windows): nothing is echoed by us anyway
+        try:
             fd = self.stream.fileno()
             attrs = termios.tcgetattr(fd)
             if self._saved is None:
@@ -459,16 +461,18 @@ class _ForgetHalfTyped:
             if wanted != attrs[3]:
                 attrs[3] = wanted
                 termios.tcsetattr(fd, termios.TCSANOW, attrs)
-        except (ImportError, OSError, ValueError, AttributeError):
-            pass  # no terminal (Windows, a closed stream): nothing is echoed by us anyway
+        except (termios.error, OSError, ValueError, AttributeError):
+            pass  # not a terminal after all, or a closed one: the game goes on, echo as it was
 
     def _restore(self) -> None:
         """The terminal as the game found it, echo and all, when the narrator exits."""
         try:
             import termios
-
+        except ImportError:
+            return
+        try:
             termios.tcsetattr(self.stream.fileno(), termios.TCSANOW, self._saved)
-        except (ImportError, OSError, ValueError, AttributeError, TypeError):
+        except (termios.error, OSError, ValueError, AttributeError, TypeError):
             pass
 
     def timer_started(self, resumed_at: float | None) -> None:

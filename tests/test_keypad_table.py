@@ -457,3 +457,18 @@ def test_the_keypads_answer_to_the_mafia_names_a_removed_or_departed_mafioso_unt
     taps = [e["event"] for e in events(journal) if e["event"]["type"] == "tap"]
     assert taps[-3:] == [{"type": "tap", "seat": 1, "target": 5}, {"type": "tap", "seat": 2, "target": 5},
                          {"type": "tap", "seat": 1, "target": 6}], taps
+
+
+def test_a_keypad_terminal_that_will_not_take_terminal_settings_still_plays():
+    # a stream that says it is a terminal but is a pipe (a wrapper, a serial console): turning the
+    # night's echo off fails there with termios.error, and the game goes on, never a traceback
+    import os
+
+    from narrator.console import _ForgetHalfTyped
+
+    read, write = os.pipe()
+    with os.fdopen(read) as stream, os.fdopen(write, "w"):
+        terminal = _ForgetHalfTyped(None, stream)
+        terminal.echo(False)
+        terminal.echo(True)
+        terminal._restore()
