@@ -281,3 +281,11 @@ def test_the_endgame_begins_a_new_day_and_there_the_spared_may_be_accused_again(
     assert t.refused("timeout").line == "reject_no_timer"   # the endgame's day has no time limit
     execute(t, 2)
     assert t.game.winner == "town"
+
+
+def test_a_table_without_a_protected_mafioso_is_not_told_that_one_shows_himself():
+    # seed 001 deals one protected mafioso; a club that plays without (protected_mafia = 0) must
+    # not hear at night zero that he shows himself: the mafia would look for him
+    t = day_one(deal="1=inspector 2=mafia 3=mafia 4=mafia", roles={"protected_mafia": 0, "mafia": 3})
+    said = t.said()
+    assert "mafia_wakes_see" in said and "mafia_wakes_meet_protected" not in said

@@ -535,7 +535,10 @@ class BaseGame:
                 args = {"menu": [f"@{kind}_{n}" for n in numbers]}
             if step.action == "identify":
                 args = {"role": "@role_" + step.actors[0]}
-            self._say(step.wake_line, **args)
+            line = step.wake_line
+            if step.wake_without is not None and not self._in_game(step.wake_without[0]):
+                line = step.wake_without[1]
+            self._say(line, **args)
             self._timer(step.timer)
             if self.fixed_night_steps or not self._step_complete():
                 return
@@ -553,13 +556,13 @@ class BaseGame:
     def _step_cast(self, step: NightStep) -> bool:
         """Whether this step's role is in the game at all (dealt, dead or alive). A step for a role
         that was dealt always plays — with the same length — even when its player is dead."""
-        for r in step.actors:
-            if r == "lover":
-                if any(st.lover for st in self.seats.values()):
-                    return True
-            elif self.role_counts.get(r) or any(st.role == r for st in self.seats.values()):
-                return True
-        return False
+        return any(self._in_game(r) for r in step.actors)
+
+    def _in_game(self, role: str) -> bool:
+        """Whether `role` was dealt in this game (the table knows the setup), its player dead or alive."""
+        if role == "lover":
+            return any(st.lover for st in self.seats.values())
+        return bool(self.role_counts.get(role)) or any(st.role == role for st in self.seats.values())
 
     def _step_complete(self) -> bool:
         step = self.step

@@ -20,6 +20,9 @@ class NightStep:
     timer: str  # which timer sets its length
     when: str | None = None  # a rule option that must be on for the step to play
     continues: bool = False  # the previous step's players stay awake for it (no sleep line between)
+    # (role, line): the line said instead of wake_line where that role is not in the game at all —
+    # "the protected mafioso shows himself" at a table that dealt none would send the mafia looking
+    wake_without: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -211,7 +214,8 @@ HUNGARIQ = Variant(
     table=hungariq_table,
     night_zero=(
         _step("inspector_meets", ["inspector"], None, "inspector_wakes_meet", "inspector_sleeps", "night_zero_step"),
-        _step("mafia_sees", ["mafia", "protected_mafia", "kamikaze_mafia"], None, "mafia_wakes_meet_protected", "mafia_sleeps", "night_zero_step"),
+        _step("mafia_sees", ["mafia", "protected_mafia", "kamikaze_mafia"], None, "mafia_wakes_meet_protected", "mafia_sleeps", "night_zero_step",
+              wake_without=("protected_mafia", "mafia_wakes_see")),
         _step("lovers_meet", ["lover"], None, "lovers_wake_meet", "lovers_sleep", "night_zero_step"),
     ),
     night=(
