@@ -33,6 +33,14 @@ def config_text(lang: str = "en", rules: dict | None = None, timers: dict | None
     return text + extra
 
 
+def four_at_night(night_step: int, extra: str = "") -> str:
+    """A classic table (seed 004) with the Don, two mafiosi and the Sheriff at seats 1-4 and short
+    night steps: the table of the console's and the keypad's night tests."""
+    return ('variant = "classic"\nlanguage = "en"\n[dealing]\nmode = "fixed"\n'
+            'roles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n'
+            f'[timers]\nnight_zero_step = 3\nmafia_meeting = 5\nnight_step = {night_step}\nspeech = 300\n' + extra)
+
+
 class Table:
     """A classic game driven by transcript lines, keeping every effect for the assertions."""
 

@@ -12,21 +12,10 @@ from __future__ import annotations
 import os
 import time
 
+from conftest import four_at_night
 from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, reach_the_keypad, read_until
 
-CONFIG = """variant = "classic"
-language = "en"
-[dealing]
-mode = "fixed"
-roles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }
-[timers]
-night_zero_step = 3
-mafia_meeting = 5
-night_step = 8
-speech = 300
-[input]
-engine = "none"
-"""
+CONFIG = four_at_night(8, '[input]\nengine = "none"\n')
 
 MAFIA_WAKES = b"The mafia wakes up and shoots."
 DON_WAKES = b"The Don wakes up and looks for the Sheriff."

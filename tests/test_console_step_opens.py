@@ -12,22 +12,13 @@ import time
 
 from rich.console import Console
 
+from conftest import four_at_night
 from narrator.config import parse_config
 from narrator.console import ConsoleOutput
 from narrator.flow.events import Tap, Timeout
 from narrator.live import KEYPAD_GRACE, LiveSession
 
-CLASSIC = """variant = "classic"
-language = "en"
-[dealing]
-mode = "fixed"
-roles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }
-[timers]
-night_zero_step = 3
-mafia_meeting = 5
-night_step = 4
-speech = 300
-"""
+CLASSIC = four_at_night(4)
 LATENCY = 0.3  # a USB sound card's output latency
 SAID = 0.4  # how long the speaker takes to play what was queued
 

@@ -17,6 +17,7 @@ import os
 import re
 import time
 
+from conftest import four_at_night
 from test_answers_and_deals_words import on_a_terminal
 from test_console_hotseat import ERASE_SCROLLBACK, play_on_a_terminal, reach_the_keypad, read_until
 
@@ -193,21 +194,7 @@ def test_on_the_speaker_the_night_step_lasts_its_time_whatever_the_keypad_typed(
 # ---------------------------------------------------------------------------------------------
 # A classic table (seed 004) without phones: the Don, two mafiosi and the Sheriff on the keypad.
 
-CLASSIC = """variant = "classic"
-language = "en"
-[dealing]
-mode = "fixed"
-roles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }
-[timers]
-night_zero_step = 3
-mafia_meeting = 5
-night_step = 5
-speech = 300
-[input]
-engine = "none"
-[journal]
-path = "{journal}"
-"""
+CLASSIC = four_at_night(5, '[input]\nengine = "none"\n[journal]\npath = "{journal}"\n')
 
 EN_MAFIA = b"The mafia wakes up and shoots."
 EN_DON = b"The Don wakes up and looks for the Sheriff."
