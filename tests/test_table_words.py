@@ -223,3 +223,23 @@ def test_a_day_opener_the_rules_do_not_know_is_named_with_file_line_and_key():
         "club.toml:4: rules.day_opener: must be one of day_number, after_previous, not 'fifth'"
     assert parse_config(text.replace("fifth", "after_previous")).rules["day_opener"] == "after_previous"
     assert parse_config('variant = "classic"\nlanguage = "en"\n').rules["day_opener"] == "day_number"
+
+
+def test_the_phones_name_the_seat_and_every_nominator_left_once():
+    """On a phone the narrator's caption carries the players' names (README, Names): the seat that
+    stays nominated is named the first time, and the nominators still holding it are named too."""
+    import asyncio
+
+    from test_companion_names_everywhere import classic
+
+    async def main():
+        async with classic() as t:
+            hub = t.companion.hub
+            line = hub.named("withdrawn_still_nominated", {"by": 1, "seat": 7, "seats": [9], "n": 1}, "")
+            voted = hub.named("reject_voted_today_for", {"by": 9, "seat": 7}, "")
+            return line, voted
+
+    line, voted = asyncio.run(main())
+    assert line == ("Player 1 (<b>Ann</b>) withdraws the nomination of player 7 (Åsa-Maria Lindqvist-Bergström); "
+                    "player 7 stays nominated by player 9 (Zsófi)."), line
+    assert voted == "Player 9 (Zsófi) has already voted today, for player 7 (Åsa-Maria Lindqvist-Bergström).", voted
