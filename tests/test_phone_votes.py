@@ -27,7 +27,7 @@ import pytest
 from narrator.companion.testing import Table, until
 from narrator.config import parse_config
 from narrator.flow.days import Game
-from narrator.flow.effects import Record, Say
+from narrator.flow.effects import Record, Reject, Say
 from narrator.flow.events import Deal, EndSpeech, Nominate, Tap, Timeout
 from narrator.flow.game import PHONE_TWINS
 from narrator.journal import read
@@ -136,7 +136,7 @@ def play(s: Session, *lines: str) -> list[str]:
         for e in s.feed(s.parse(line)):
             if isinstance(e, Say):
                 out.append(s.render(e.line, e.args))
-            elif hasattr(e, "line") and type(e).__name__ == "Reject":
+            elif isinstance(e, Reject):
                 out.append("✗ " + s.render(e.line, e.args))
     return out
 
