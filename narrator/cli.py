@@ -174,7 +174,8 @@ def cmd_simulate(args) -> int:
     cfg_table = cfg if args.config else None
     result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check,
                       progress=progress, roles=roles or None, skill=args.skill, protocols=args.protocols,
-                      players=cfg_table.players if cfg_table else None, language=cfg_table.language if cfg_table else "en")
+                      players=cfg_table.players if cfg_table else None, language=cfg_table.language if cfg_table else "en",
+                      votes_on_phones=bool(cfg_table and cfg_table.section("companion")["votes"]))
     if args.progress:
         bar.stop()
     print(json.dumps(result))
@@ -395,6 +396,7 @@ def _companion_on(args, cfg: Config) -> bool:
 
 def cmd_play(args) -> int:
     from .live import LiveSession
+    from .session import as_played
 
     cfg = _checked(lambda: _config(args.config))
     if cfg is None:
@@ -416,6 +418,7 @@ def cmd_play(args) -> int:
         if held == "resume":
             return cmd_resume(args)
         companion = _companion_on(args, cfg)
+        cfg = as_played(cfg, companion)
         reveal = cfg.dealing["mode"] in ("random", "seeded") and not companion and sys.stdin.isatty() and not args.no_reveal
         # deal_shown: the phones' deal is journaled when they show it (see _run_live)
         journal = Journal.create(jpath, cfg.path, cfg.text, {"voice": args.voice, "companion": companion, "reveal": reveal,
@@ -621,6 +624,7 @@ def _config_read(args) -> Config:
 
 def cmd_resume(args) -> int:
     from .live import LiveSession
+    from .session import as_played
 
     before = _voice_before_the_journal(args)
     if not args.journal and getattr(args, "config", None):
@@ -676,6 +680,10 @@ def cmd_resume(args) -> int:
     if cfg is None:
         say_error(_words(voice, "config_not_valid_here", path=str(jpath)), error)
         return 2
+    # the game as it was played: with phones that took its votes (the header notes that the
+    # companion ran), or with hands
+    cfg = as_played(cfg, bool(getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
+                              or cfg.section("companion")["enabled"]))
     voice = _voice_of(cfg)
     bad = _refused_event(cfg, contents)
     if bad is not None:

@@ -107,7 +107,8 @@ def _step_opening(effects: list, closing: frozenset[str] = frozenset()) -> list[
     the next one's opening: on a resume they are another step's, and only the running step's
     own line is said again ("The Sheriff wakes up…", not "The Doctor falls asleep." first)."""
     said = [e for e in effects if isinstance(e, Say) and e.line not in closing]
-    while said and said[0].line in STEP_RESULTS:
+    # (a count said the phones' way, "accusation_count_phones", is the same news)
+    while said and said[0].line.removesuffix("_phones") in STEP_RESULTS:
         said.pop(0)
     return said
 

@@ -4,6 +4,7 @@ simulation, companion, voice) talks to. Still pure: no clock, no I/O."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from .config import Config
 from .flow.effects import Effect
@@ -14,11 +15,28 @@ from .language import Voice, load_voice
 from .rules.dealing import deal
 
 
+def votes_on_phones(config: Config) -> bool:
+    """Whether the table taps its day votes on the phones ([companion] votes): then the narrator
+    calls them on the phones, not by a show of hands."""
+    return bool(config.section("companion")["votes"])
+
+
+def as_played(config: Config, companion: bool) -> Config:
+    """The config as this game is played: `[companion] votes = true` puts the day's votes on the
+    phones only where the companion runs (`--companion`, `[companion] enabled`, or the journal's
+    note that it ran). Without it there are no phones to vote on, the table raises its hands, and
+    the narrator must say so."""
+    if companion or not votes_on_phones(config):
+        return config
+    return replace(config, sections={**config.sections, "companion": {**config.section("companion"), "votes": False}})
+
+
 class Session:
     def __init__(self, config: Config, fixed_night_steps: bool = False):
         self.config = config
         self.voice: Voice = load_voice(config.language, config.variant.name)
-        self.game = Game(config.variant, config.rules, config.timers, config.seats, fixed_night_steps, config.roles)
+        self.game = Game(config.variant, config.rules, config.timers, config.seats, fixed_night_steps, config.roles,
+                         votes_on_phones(config))
 
     def start(self) -> list[Effect]:
         return self.game.start()
@@ -58,4 +76,4 @@ class Session:
         return self.voice.render(line, args)
 
 
-__all__ = ["Session", "InputError", "Talk"]
+__all__ = ["Session", "InputError", "Talk", "as_played", "votes_on_phones"]

@@ -35,7 +35,7 @@ def defaults(variant: Variant) -> tuple[dict, dict]:
     )
 
 
-IMMUTABLE = {"out", "variant", "rules", "timers", "role_counts", "steps", "n", "fixed_night_steps"}
+IMMUTABLE = {"out", "variant", "rules", "timers", "role_counts", "steps", "n", "fixed_night_steps", "votes_on_phones"}
 
 
 def snapshot(g) -> dict:
@@ -306,9 +306,9 @@ class RandomPlayer:
 
 def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, seats: int, check_replay: bool,
              violations: list[str], role_overrides: dict | None = None, skill: float = 0.0, sink=None,
-             clock: DayClock | None = None):
+             clock: DayClock | None = None, votes_on_phones: bool = False):
     counts = variant.roles_for(seats, role_overrides)
-    g = Game(variant, rules, timers, seats, roles=counts)
+    g = Game(variant, rules, timers, seats, roles=counts, votes_on_phones=votes_on_phones)
     player = RandomPlayer(rng, skill=skill)
     clock = clock or DayClock(random.Random(0))
     clock.reset()
@@ -363,7 +363,7 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     if sink is not None:
         sink(protocol)
     if check_replay:
-        h = Game(variant, rules, timers, seats, roles=counts)
+        h = Game(variant, rules, timers, seats, roles=counts, votes_on_phones=votes_on_phones)
         again = entries(h.start(), None)
         for ev in inputs_of(protocol):
             again += entries(h.apply(ev), None)
@@ -376,7 +376,7 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
 def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None, timers: dict | None = None,
              seats: int | None = None, check_replay: bool = True, progress=None, roles: dict | None = None,
              skill: float = 0.0, protocols: str | None = None, players: dict[int, str] | None = None,
-             language: str = "en") -> dict:
+             language: str = "en", votes_on_phones: bool = False) -> dict:
     variant = VARIANTS[variant_name]
     d_rules, d_timers = defaults(variant)
     d_rules.update(rules or {})
@@ -390,7 +390,8 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     clock = DayClock(random.Random(f"clock:{seed}"))  # its own stream: the games are the same games
     for i in range(games):
         sink = _protocol_writer(protocols, i, seed, seats, players or {}, language) if protocols else None
-        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill, sink, clock)
+        g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill, sink, clock,
+                     votes_on_phones)
         if g.winner:
             wins[g.winner] = wins.get(g.winner, 0) + 1  # the maniac wins alone
         days += g.day

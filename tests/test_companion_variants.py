@@ -39,7 +39,7 @@ def test_a_swedish_hand_vote_counts_only_the_hands_for_the_name_being_called():
             await t.end_speeches(("nominee_speeches",))
             await until(lambda: phones[1].screen["state"] == "hand_vote")
             assert phones[1].screen["choices"] == [7], "one name at a time"
-            assert "Hand vote: player 7" in phones[1].screen["phase"]
+            assert "Voting on player 7" in phones[1].screen["phase"]
             for s in (1, 2, 3):
                 assert (await phones[s].tap(7))["ok"]
             early = await phones[4].tap(8)

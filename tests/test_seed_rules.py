@@ -201,4 +201,4 @@ def test_the_report_tells_the_chosen_manner_and_a_vote_without_hands(tmp_path):
     assert "wählt, wie das Opfer stirbt: mit einem Seidenschal erdrosselt" in report_of(t, tmp_path)
     s = Table(deal="1=mafia 2=mafia 3=doctor", variant="sverige", seats=8)
     s.do("say 1 nominates 5", "timeout", "timeout", "timeout", "say thank you", "timeout")
-    assert "No hand raised: nobody is hanged" in report_of(s, tmp_path)
+    assert "Nobody voted: nobody is hanged" in report_of(s, tmp_path)

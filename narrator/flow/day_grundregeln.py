@@ -96,7 +96,7 @@ class GrundregelnGame(BaseGame):
         self.votes = {}
         self.candidates = list(self.alive)
         self._record("vote_open", round="pointing", candidates=list(self.candidates))
-        self._say("pointing")
+        self._say(self._vote_line("pointing"))  # seed 003: everyone points; at a phone table, taps
         self._timer("vote")
 
     def day_tap(self, ev: Tap) -> None:

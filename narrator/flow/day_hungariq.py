@@ -90,7 +90,7 @@ class HungariqGame(BaseGame):
         self.answers = {}
         self._record("accusation", by=ev.by, seat=seat)
         self.to_support_vote()
-        self._say("accusation", seat=seat)
+        self._say(self._vote_line("accusation"), seat=seat)
         self._timer("support_vote")
 
     def day_tap(self, ev: Tap) -> None:
@@ -112,14 +112,14 @@ class HungariqGame(BaseGame):
         passed = majority(yes, len(self.alive))
         self._record("vote_result", round=self.state, seat=self.accused, yes=yes, electorate=len(self.alive), passed=passed)
         if self.state == "support_vote":
-            self._say("accusation_count", n=yes)
+            self._say(self._vote_line("accusation_count"), n=yes)
             if not passed:
                 self._say("accusation_falls")
                 return self._after_accusation(tried=False)
             self.to_debate()
             self._say("accusation_stands", seat=self.accused)
             return self._timer("debate")
-        self._say("execution_count", n=yes)
+        self._say(self._vote_line("execution_count"), n=yes)
         seat = self.accused
         if not passed:
             self._say("spared", seat=seat)
@@ -168,7 +168,7 @@ class HungariqGame(BaseGame):
         self.speaker = None
         self.to_execution_vote()
         self.answers = {}
-        self._say("execution_vote", seat=self.accused)
+        self._say(self._vote_line("execution_vote"), seat=self.accused)
         self._timer("execution_vote")
 
     def day_timeout(self) -> None:

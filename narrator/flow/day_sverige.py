@@ -176,7 +176,8 @@ class SverigeGame(BaseGame):
         self._call_hands()
 
     def _call_hands(self) -> None:
-        self._say("hand_vote", seat=self.ballot[self.ballot_index])
+        # seed 000: hands go up on NOW; at a phone table the same call, and the phones take the taps
+        self._say(self._vote_line("hand_vote"), seat=self.ballot[self.ballot_index])
         self._timer("hand_vote")
 
     def day_tap(self, ev: Tap) -> None:
@@ -189,10 +190,10 @@ class SverigeGame(BaseGame):
             # seed 000: one name is called at a time and the hands go up on NOW, so a "yes" is a
             # hand raised for the name being called; a "no" is a hand kept down, which counts nothing
             if not ev.answer:
-                raise Refused("reject_hand_down", {"seat": current})
+                raise Refused(self._vote_line("reject_hand_down"), {"seat": current})
             ev = Tap(ev.seat, current)
         if ev.target in self.ballot[: self.ballot_index]:
-            raise Refused("reject_late_vote", {"seat": ev.target})  # late hands do not count
+            raise Refused(self._vote_line("reject_late_vote"), {"seat": ev.target})  # late hands do not count
         if ev.target in self.ballot[self.ballot_index + 1:]:
             # a nominee still to be called: the hand is early, not wrong
             raise Refused("reject_not_called_yet", {"seat": current, "later": ev.target})
@@ -227,7 +228,7 @@ class SverigeGame(BaseGame):
         if not any(counts.values()) and not self.rules["hang_without_votes"]:
             # seed 000: the one with the most votes hangs; with no hand raised nobody has the most
             self._record("vote_ends", reason="no_votes", seats=list(top))
-            self._say("no_votes_nobody_hanged")
+            self._say(self._vote_line("no_votes_nobody_hanged"))
             return self._go_night()
         if len(top) == 1:
             return self._day_death("hanged", top[0])

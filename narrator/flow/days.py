@@ -24,9 +24,9 @@ def day_procedure(day: str) -> type[BaseGame]:
 
 
 def Game(variant: Variant, rules: dict, timers: dict, seats: int | None = None, fixed_night_steps: bool = False,  # noqa: N802
-         roles: dict[str, int] | None = None) -> BaseGame:
+         roles: dict[str, int] | None = None, votes_on_phones: bool = False) -> BaseGame:
     """A game of the variant, with its day procedure (the core's entry point)."""
-    return day_procedure(variant.day)(variant, rules, timers, seats, fixed_night_steps, roles)
+    return day_procedure(variant.day)(variant, rules, timers, seats, fixed_night_steps, roles, votes_on_phones)
 
 
 __all__ = ["Game", "day_procedure"]

@@ -25,6 +25,14 @@ from .night import ACTIONS, CHOICES, checked_tonight, resolve_dawn
 
 BASE_STATES = ("setup", "night", "last_words", "kamikaze", "over")
 
+# The lines that call or count a day vote as a show of hands (seed 000 «räcka upp handen … NU»,
+# seed 001's hands on a count of three) or of pointing fingers (seed 003). A table that votes on
+# its phones ([companion] votes) raises no hand: it hears each line's `_phones` twin, the same
+# call at the same moment, worded for the phones. Every language has both.
+PHONE_TWINS = frozenset({"hand_vote", "reject_hand_down", "reject_late_vote", "no_votes_nobody_hanged",
+                         "accusation", "accusation_count", "execution_vote", "execution_count", "pointing"})
+PHONES = "_phones"
+
 
 class Refused(Exception):
     """An input that breaks a rule: answered with a line, and nothing changes."""
@@ -59,7 +67,8 @@ class BaseGame:
     FLOOR_STATES: tuple[str, ...] = ("last_words",)
 
     def __init__(self, variant: Variant, rules: dict, timers: dict, seats: int | None = None,
-                 fixed_night_steps: bool = False, roles: dict[str, int] | None = None):
+                 fixed_night_steps: bool = False, roles: dict[str, int] | None = None,
+                 votes_on_phones: bool = False):
         self.variant = variant
         self.rules = rules
         self.timers = timers
@@ -68,6 +77,9 @@ class BaseGame:
         # Live play keeps every night step for its full time so nobody hears who is dead or done;
         # replay and simulation may move on as soon as nothing more can happen.
         self.fixed_night_steps = fixed_night_steps
+        # the day's votes are tapped on the phones: the narrator calls them so, never "raise your
+        # hand" (words only: who may vote, when, and what counts are the same either way)
+        self.votes_on_phones = votes_on_phones
         self.seats = {s: Seat(s) for s in range(1, self.n + 1)}
         self._alive = list(self.seats)  # kept in seat order; changed only by _mark_dead
         self.out: list[Effect] = []
@@ -364,6 +376,11 @@ class BaseGame:
     # ------------------------------------------------------------------ small helpers
     def _say(self, line: str, **args) -> None:
         self.out.append(Say(line, args))
+
+    def _vote_line(self, line: str) -> str:
+        """A line that calls or counts a day vote (PHONE_TWINS), as this table votes."""
+        assert line in PHONE_TWINS, line
+        return line + PHONES if self.votes_on_phones else line
 
     def _tell(self, to: int, line: str, **args) -> None:
         self.out.append(Tell(to, line, args))

@@ -188,7 +188,7 @@ def _check_unfinished(rec: GameRecord, nlines: int) -> None:
 
 
 def _read_journal(path: Path, lines: list[str], header: dict, config: Config | None) -> GameRecord:
-    from ..session import Session
+    from ..session import Session, as_played
 
     rec = GameRecord(str(path), [], kind="journal")
     text = header.get("config_text")
@@ -203,8 +203,11 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
     rec.players = dict(config.players)
     started = header.get("started")
     rec.started = started if isinstance(started, (int, float)) else None
-    # a journal is written by live play, where night steps keep their full length
-    session = Session(config, fixed_night_steps=True)
+    # a journal is written by live play, where night steps keep their full length, and its votes
+    # were on the phones only where the companion ran (the header notes it), as the narrator said them
+    mode = header.get("mode")
+    ran = isinstance(mode, dict) and bool(mode.get("companion")) or bool(config.section("companion")["enabled"])
+    session = Session(as_played(config, ran), fixed_night_steps=True)
     now = rec.started
 
     def emit(effects) -> None:
