@@ -249,7 +249,13 @@ class ConsoleOutput:
             if "answer" in e:
                 note(c, words(self.live, "vote_yes" if e["answer"] == "yes" else "vote_no", voter=e["voter"]))
             else:
-                note(c, words(self.live, "vote_for", voter=e["voter"], seat=e["seat"]))
+                # a round the rules word their own way (grundregeln's pointing, seed 003 «zeigt …
+                # auf einen Mitspieler») has its own line; its final vote is a vote, not a pointing
+                key = f"vote_for_{e.get('round')}"
+                session = getattr(self.live, "session", None)
+                if session is None or not session.voice.has_printed("console", key):
+                    key = "vote_for"
+                note(c, words(self.live, key, voter=e["voter"], seat=e["seat"]))
 
 
 # states in which the day's nominations are no longer in play (as the phones show them): the game

@@ -55,7 +55,8 @@ STEP_STARTS = frozenset({"phase", "speech", "vote_open"})
 # that fell — said in the same breath as the next step's opening: on a resume they are old news
 # about somebody else, and the table hears only where it is now ("Player 2, you have 55 seconds.")
 STEP_RESULTS = frozenset({"time_up", "vote_count", "hand_vote_count", "accusation_count", "accusation_falls",
-                          "execution_count", "spared", "nominated_by", "withdrawn_by"})
+                          "execution_count", "spared", "nominated_by", "withdrawn_by",
+                          "withdrawn_still_nominated"})
 
 
 # where a `timeout` is the host's: typed at the console (a transcript's `timeout` stands for the

@@ -42,7 +42,7 @@ def write(variant_name: str, lang: str, seats: int, seed: int, out: Path) -> Pat
     g.start()
     lines = [f"# A complete {variant_name} game at {seats} seats, narrated in {lang}: simulated (seed {seed}),",
              "# written by scripts/make_transcripts.py; the narration follows each input as comments.",
-             f"# Replay: narrator replay {out.name} --config <a config with variant = \"{variant_name}\", language = \"{lang}\", seats = {seats}>"]
+             f"# Replay: narrator replay {variant_name}_{lang}_simulated.txt --config <a config with variant = \"{variant_name}\", language = \"{lang}\", seats = {seats}>"]
     events = [Deal(tuple(sorted((s, r) for s, r in deal(counts, seats, rng).items() if r != "citizen")))]
     while g.state != "over" and len(lines) < 5000:
         ev = events.pop() if events else player.legal(g)
@@ -142,6 +142,8 @@ def renarrate(path: Path) -> bool:
     for line in text.splitlines():
         if line.startswith("#   ") or not line.strip():
             continue
+        # the replay hint named the folder, not the file (written so before session 18)
+        line = line.replace("# Replay: narrator replay transcripts ", f"# Replay: narrator replay {path.name} ")
         lines.append(line)
         if line.startswith("#"):
             continue
@@ -156,6 +158,9 @@ def renarrate(path: Path) -> bool:
 
 
 def main() -> None:
+    """`--renarrate` after any change of a spoken line: the simulated games keep their moves and get
+    today's words, the scripted games are played again; without it, new simulated games are drawn
+    (their moves change, and tests that read them — tests/test_report.py — may need new expectations)."""
     import sys
 
     out = Path(__file__).resolve().parent.parent / "tests" / "transcripts"

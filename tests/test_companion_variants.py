@@ -194,7 +194,7 @@ def test_at_the_end_the_phones_show_the_winner_as_the_narrator_announced_it_and_
                 t.live.submit_event(Tap(voter, target))
             await until(lambda: phones[2].screen["state"] == "over")
             screen = phones[2].screen
-            said = t.live.voice.render("good_wins", {}) + " " + t.live.voice.render("reveal_mafia", {"seats": [1]})
+            said = t.live.voice.render("good_wins", {}) + " " + t.live.voice.render("reveal_mafia", {"seats": [1], "n": 1})
             assert screen["phase"] == "Das Spiel ist vorbei. " + said
             # in a list of seats the role is named as in the game report ("1: Mafioso"), not in the
             # narrator's sentence form ("ein Mafioso")

@@ -328,7 +328,7 @@ def test_the_speaker_says_who_won_before_the_narrator_ends(tmp_path):
     assert play.returncode == 0 and "Traceback" not in err, err
     heard = speaker.samples(since=over)
     loud = float(np.count_nonzero(np.abs(heard) > 300)) / speaker.rate if len(heard) else 0.0
-    # «Spieler 1 wird gelyncht. Die gute Seite gewinnt: … Zur Mafia gehörten 1.» at 450 words a minute
+    # «Spieler 1 wird gelyncht. Die gute Seite gewinnt: … Der einzige Mafioso war Spieler 1.» at 450 words a minute
     assert loud >= 1.5, f"only {loud:.2f} s heard after the result was shown"
 
 

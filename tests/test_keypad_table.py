@@ -95,8 +95,10 @@ def test_a_timeout_typed_at_night_ends_no_step_and_the_keypad_shot_is_taken(tmp_
         assert read_until(master, "Jetzt wird endgültig abgestimmt".encode(), seen), tail()
         for voter, target in ((1, 3), (2, 3), (3, 4), (4, 3)):
             type_line(master, f"tap {voter} {target}")
-        # seed 003: each point is a «Stimme»; the console shows it as the point it is
-        assert read_until(master, "zeigt auf Spieler 3".encode(), seen, times=7), tail()
+        # seed 003: each point is a «Stimme»; the console shows it as the point it is, and the final
+        # vote («Nach dieser wird endgültig abgestimmt»), where nobody points, as a vote
+        assert read_until(master, "Stimme gezählt: Spieler 4 für Spieler 3".encode(), seen), tail()
+        assert seen.count("zeigt auf Spieler 3".encode()) == 4, tail()
         # the last hand closes the vote by itself and the night falls; the host's `timeout`, meant
         # for the vote, comes right behind it and reaches the game in the night
         type_line(master, "tap 5 3\ntimeout")

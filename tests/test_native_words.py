@@ -24,14 +24,24 @@ def test_a_german_point_is_a_vote_counted_as_the_player_pointing():
     printed, live = console_game(GRUND, [l if l != "timeout" else "<fire>" for l in FIRST_DAY])
     assert "Stimme gezählt: Spieler 1 zeigt auf Spieler 3" in printed
     assert "Stimme gezählt: Spieler 3 zeigt auf Spieler 4" in printed
-    assert "angenommen" not in printed and "Spieler 1 für Spieler 3" not in printed
+    assert "angenommen" not in printed
+    # seed 003 «Nach dieser wird endgültig abgestimmt»: after the defences nobody points, the final
+    # vote is a vote — the console said «zeigt auf» for it too
+    pointing, final = printed.split("endgültig abgestimmt", 1)
+    assert "Spieler 1 für Spieler 3" not in pointing
+    assert "Stimme gezählt: Spieler 1 für Spieler 3" in final and "Stimme gezählt: Spieler 3 für Spieler 4" in final
+    assert "zeigt auf" not in final
 
 
-def test_every_language_shows_a_grundregeln_vote_as_a_point_and_the_other_variants_as_a_vote():
+def test_every_language_shows_a_grundregeln_point_as_a_point_and_its_final_vote_as_a_vote():
     for lang in LANGUAGES:
-        point = load_voice(lang, "grundregeln").console_text("vote_for", {"voter": 1, "seat": 3})
+        grund = load_voice(lang, "grundregeln")
+        point = grund.console_text("vote_for_pointing", {"voter": 1, "seat": 3})
         vote = load_voice(lang, "classic").console_text("vote_for", {"voter": 1, "seat": 3})
         assert point != vote, lang
+        # the final vote and the run-off are worded as every variant's vote
+        assert grund.console_text("vote_for", {"voter": 1, "seat": 3}) == vote, lang
+        assert not load_voice(lang, "classic").has_printed("console", "vote_for_pointing"), lang
     assert load_voice("de", "classic").console_text("vote_for", {"voter": 1, "seat": 3}) == "Stimme gezählt: Spieler 1 für Spieler 3"
 
 

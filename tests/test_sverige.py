@@ -152,7 +152,10 @@ def test_hands_on_now_late_hands_do_not_count_one_vote_a_day():
     t.do("say thank you", "say thank you")
     assert t.game.state == "hand_vote" and t.said()[-1] == "hand_vote"
     t.do("tap 1 7", "tap 2 7")
-    assert t.refused("tap 1 7").line == "reject_voted_today"
+    # seed 000: the hands went up in front of everybody, so the answer names the vote he gave
+    again = t.refused("tap 1 7")
+    assert (again.line, again.args) == ("reject_voted_today_for", {"by": 1, "seat": 7})
+    assert t.session.render(again.line, again.args) == "Player 1 has already voted today, for player 7."
     t.do("timeout")                                     # the hands for 7 are counted
     assert t.refused("tap 5 7").line == "reject_late_vote"
     t.do("tap 5 8", "timeout")

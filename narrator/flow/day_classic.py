@@ -154,13 +154,28 @@ class ClassicGame(BaseGame):
         mafia = [s for s, st in self.seats.items() if team_of(st.role) == MAFIA]
         don = [s for s, st in self.seats.items() if st.role == "don"]
         sheriff = [s for s, st in self.seats.items() if st.role == "sheriff"]
-        self._say("reveal_roles", seats=mafia, don=don[0] if don else "-", sheriff=sheriff[0] if sheriff else "-")
+        if don and sheriff:
+            return self._say("reveal_roles", seats=mafia, n=len(mafia), don=don[0], sheriff=sheriff[0])
+        # a table dealt without a Don or a Sheriff (seed 004 §1 allows neither to be left out, the
+        # config may): "The Don was -" is no sentence; the roles it had are named
+        self._say("reveal_mafia", seats=mafia, n=len(mafia))
+        if don:
+            self._say("reveal_don", don=don[0])
+        if sheriff:
+            self._say("reveal_sheriff", sheriff=sheriff[0])
 
     # ------------------------------------------------------------------ speeches
     def start_day(self) -> None:
         self.to_speeches()
-        # seed 002: each day opens with the player after the one who opened the previous day
-        self.opener = self._next_living(0 if self.opener is None else self.opener)
+        if self.rules["day_opener"] == "after_previous":
+            # seed 002 «со следующего, после говорившего первым в предыдущем круге игрока»
+            self.opener = self._next_living(0 if self.opener is None else self.opener)
+        else:
+            # seed 004 §4.3: day N opens with player N, whoever opened the day before; a dead
+            # player's turn passes to the next living seat. The two readings part once a dead seat
+            # is skipped: with 2 dead, day 2 opens with 3, and day 3 with 3 again (not 4)
+            seat = (self.day - 1) % self.n + 1
+            self.opener = seat if self.seats[seat].alive else self._next_living(seat)
         order = [self.opener]
         while len(order) < len(self.alive):
             order.append(self._next_living(order[-1]))

@@ -97,7 +97,13 @@ class SverigeGame(BaseGame):
             raise Refused("reject_withdraw_not_yours", {"seat": ev.seat})
         seat = self.noms.pop(by)
         self._record("revocation", by=by, seat=seat)
-        self._say("withdrawn_by", seat=seat, by=by)
+        others = sorted(b for b, s in self.noms.items() if s == seat)
+        if others:
+            # seed 000: each nominator holds his own nomination, so the seat stays on the list; a
+            # table that heard only the withdrawal would think player 5 is off it
+            self._say("withdrawn_still_nominated", seat=seat, by=by, seats=others, n=len(others))
+        else:
+            self._say("withdrawn_by", seat=seat, by=by)
         if self.state == "last_call":
             self._timer("last_call")
 
@@ -195,6 +201,11 @@ class SverigeGame(BaseGame):
             # one name is called at a time: "vote for one of 7" would read as a list of one
             raise Refused("reject_not_nominated_now", {"seat": ev.target, "current": current})
         if voter in self.voted:
+            # seed 000: the hands go up in front of everybody on NOW, so the vote he already gave is
+            # no secret: naming it tells him (and the table) why this one is not counted
+            given = next((s for s, hands in self.hands.items() if voter in hands), None)
+            if given is not None:
+                raise Refused("reject_voted_today_for", {"by": voter, "seat": given})
             raise Refused("reject_voted_today", {"seat": voter})
         self.voted.add(voter)
         self.hands[current].append(voter)

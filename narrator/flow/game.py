@@ -865,7 +865,8 @@ class BaseGame:
         return mafia > len(self.alive) - mafia
 
     def reveal_roles(self) -> None:
-        self._say("reveal_mafia", seats=[s for s, st in self.seats.items() if team_of(st.role) == MAFIA])
+        mafia = [s for s, st in self.seats.items() if team_of(st.role) == MAFIA]
+        self._say("reveal_mafia", seats=mafia, n=len(mafia))
 
     def _day_death(self, line: str, seat: int) -> None:
         """A day execution that ends the day: announced, then the night (or the end)."""

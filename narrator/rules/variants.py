@@ -102,6 +102,8 @@ CLASSIC = Variant(
     night=CLASSIC_NIGHT,
     optional_roles=("putana", "policeman", "maniac", "doctor"),
     rules={
+        # the classic day follows seed 004 (speeches, the vote, last words, fouls), so its opener does too
+        "day_opener": Option("day_number", str, "seed 004 §4.3: day N opens with player N («player 1 during first day, player 2 during second day and so on»), a dead one's turn passing to the next living seat; \"after_previous\": seed 002, the living player after the previous day's opener", choices=("day_number", "after_previous")),
         "single_nominee_eliminated": Option(True, bool, "VARIANTS.md classic [decide]: FIIM practice, a single nominee after day 1 leaves"),
         "first_day_single_nominee_vote": Option(False, bool, "seed 004 §4.4: on the first day a single nominee means no vote"),
         "last_words": Option(True, bool, "seed 004 §4.4: the eliminated player has last words"),
