@@ -32,7 +32,12 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 def say_error(message: str, label: str = "error", style: str = "red") -> None:
     """A message on stderr, printed literally: it may quote a config, a transcript or a name,
     and none of that is ever read as rich markup."""
-    err.print(Text.assemble((label, style), " ", str(message)) if label else Text(str(message), style=style))
+    # broken between words, as the console's own lines are ("[input" / "] microphone" was cut by
+    # the terminal at 80 columns); only a word longer than the line — a long path — is left for
+    # the terminal to wrap, so that it stays whole to be copied. Not a terminal (a log, a pipe):
+    # one message, one line, as ever
+    whole = not err.is_terminal or any(len(word) > err.width - 2 for word in f"{label} {message}".split())
+    err.print(Text.assemble((label, style), " ", str(message)) if label else Text(str(message), style=style), soft_wrap=whole)
 
 
 def _words(voice, name: str, **args) -> str:
@@ -468,7 +473,8 @@ def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: l
     try:
         if new_deal:
             journal.append(deal)
-        reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed, intro=intro)
+        reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed, intro=intro,
+                     players=cfg.players)
     except JournalError as exc:
         _journal_failed(exc, live.voice)
         return 3

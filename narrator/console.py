@@ -22,7 +22,7 @@ from rich.text import Text
 from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .inputs import InputError, Talk, shown
 from .language import seat_number
-from .naming import named
+from .naming import named, names_put
 from .rules.roles import team_of
 
 def words(live, name: str, **args) -> str:
@@ -251,10 +251,12 @@ class ConsoleOutput:
             # a day vote is a raised hand, seen by all (every variant's seed): whoever typed it
             # must see it was counted, as every other typed line is answered
             e = effect.entry
-            if "answer" in e:
-                note(c, words(self.live, "vote_yes" if e["answer"] == "yes" else "vote_no", voter=e["voter"]))
-            else:
-                note(c, words(self.live, "vote_for", voter=e["voter"], seat=e["seat"]))
+            key = "vote_for" if "answer" not in e else "vote_yes" if e["answer"] == "yes" else "vote_no"
+            args = {"voter": e["voter"]} if "answer" in e else {"voter": e["voter"], "seat": e["seat"]}
+            # with names as the narrator's lines have them: "player 4 (Max) for player 6 (Bob)"
+            session = getattr(self.live, "session", None)
+            shown = names_put(session.voice, self.names, lambda a: words(self.live, key, **a), args, ("voter", "seat")) if session else None
+            note(c, shown or words(self.live, key, **args))
 
 
 # states in which the day's nominations are no longer in play (as the phones show them): the game
@@ -535,9 +537,12 @@ def tolerant_stdin() -> None:
             pass
 
 
-def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None) -> None:
+def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None,
+                 players: dict | None = None) -> None:
     """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears.
     `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked.
+    `players`: the config's names, each put by its seat ("Seat 3 (Ann): take the screen alone"):
+    the right player reaches for the laptop, and a mafioso reads who his partners are.
 
     Whatever is typed at a prompt is taken as Enter; the end of input (Ctrl-D) stops the reveal
     like Ctrl-C, with the screen cleared first, rather than showing the next role unasked.
@@ -562,15 +567,18 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
         if intro:
             console.print(intro, markup=False)
             intro = None
-        wait(voice.render("reveal_look", {"seat": seat}) + " ")
+        def said(line: str, args: dict) -> str:
+            return named(voice, players or {}, line, args, voice.render(line, args))
+
+        wait(said("reveal_look", {"seat": seat}) + " ")
         role = deal_roles[seat]
         own = f"your_role_{role}"  # «du tillhör maffian», not «du är maffia»
-        line = voice.render(own, {"seat": seat}) if own in voice.lines else voice.render("your_role", {"seat": seat, "role": "@role_" + role})
+        line = said(own, {"seat": seat}) if own in voice.lines else said("your_role", {"seat": seat, "role": "@role_" + role})
         console.print(Text("\n" + line + "\n", style="bold"))
         if team_of(role) == "mafia":
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             # a lone mafioso (a small grundregeln table) read «Your mafia: .»
-            console.print(Text(voice.render("your_mates", {"seats": mates}) if mates else voice.render("your_mates_none")))
+            console.print(Text(said("your_mates", {"seats": mates}) if mates else voice.render("your_mates_none")))
         wait(voice.render("reveal_hide", {}) + " ")
         if seen is not None:
             seen(seat)

@@ -39,6 +39,23 @@ def named(voice, players: dict, line: str, args: dict, text: str | None, inside:
     text = text or ""
     if not players or voice is None or (template is None and line not in voice.lines) or not any(k in args for k in SEAT_ARGS):
         return text
+    own = template or voice.phone.get("named_" + line)
+    if template is None and line in voice.variant_lines.get(voice.variant or "", {}):
+        own = None  # a variant's host words this line his own way: its named form would not match
+
+    def fill(filled: dict) -> str:
+        return voice.fill(own, filled, capital=not inside) if own else voice.render(line, filled, inside=inside)
+
+    out = names_put(voice, players, fill, args, SEAT_ARGS, once)
+    return text if out is None else out
+
+
+def names_put(voice, players: dict, fill, args: dict, seat_args=SEAT_ARGS, once: set[int] | None = None) -> str | None:
+    """`fill(args)` — any words that take seat numbers, a [console] note as well as a narrator's
+    line — with each seat of `seat_args` followed by its player's name; None where it names no
+    seat with a name, or cannot be filled."""
+    if not players:
+        return None
     marked: list[int] = []
 
     def mark(v):
@@ -47,17 +64,14 @@ def named(voice, players: dict, line: str, args: dict, text: str | None, inside:
             return f"\ue000{len(marked) - 1}\ue001"
         return v
 
-    filled = {k: ([mark(x) for x in v] if isinstance(v, (list, tuple)) else mark(v)) if k in SEAT_ARGS else v
+    filled = {k: ([mark(x) for x in v] if isinstance(v, (list, tuple)) else mark(v)) if k in seat_args else v
               for k, v in args.items()}
     if not marked:
-        return text
-    own = template or voice.phone.get("named_" + line)
-    if template is None and line in voice.variant_lines.get(voice.variant or "", {}):
-        own = None  # a variant's host words this line his own way: its named form would not match
+        return None
     try:
-        out = voice.fill(own, filled, capital=not inside) if own else voice.render(line, filled, inside=inside)
+        out = fill(filled)
     except (KeyError, ValueError, IndexError):
-        return text
+        return None
     glued = GLUED.get(voice.lang)
     pattern = re.compile(_MARK.pattern + (f"({glued.pattern})?" if glued else "()"))
     named_once: set[int] = once if once is not None else set()

@@ -45,13 +45,24 @@ def type_line(master: int, text: str) -> None:
     os.write(master, text.encode() + b"\n")
 
 
-def to_the_first_night(master: int, seen: bytearray) -> None:
-    """Night zero runs out by itself; each of day 1's ten speeches is ended by the host."""
+def to_the_first_night(master: int, seen: bytearray, votes: dict[int, int] | None = None) -> None:
+    """Night zero runs out by itself; each of day 1's ten speeches is ended by the host. With
+    `votes` (voter: nominee), the first speakers nominate the nominees and the table votes."""
     tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
     assert read_until(master, b"Player 1, you have", seen, timeout=60), tail()
+    nominees = sorted(set((votes or {}).values()))
     for seat in range(1, 11):
+        if seat <= len(nominees):
+            type_line(master, f"I nominate player {nominees[seat - 1]}")
+            assert read_until(master, b"accepted.", seen, times=seat), tail()
         type_line(master, "timeout")
         assert read_until(master, f"player {seat}".encode(), seen), tail()
+    if votes:
+        assert read_until(master, b"Vote now.", seen), tail()
+        for voter, nominee in votes.items():
+            type_line(master, f"tap {voter} {nominee}")
+        assert read_until(master, b"your last words.", seen, timeout=60), tail()
+        type_line(master, "timeout")
     assert read_until(master, MAFIA_WAKES, seen), tail()
 
 
@@ -67,8 +78,12 @@ def test_names_stand_by_their_numbers_and_the_journal_line_outlives_every_wipe(t
     with play_on_a_terminal(tmp_path, config(journal), columns=80) as (play, master):
         tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
         assert read_until(master, help_line.encode(), seen), tail()
-        to_the_first_night(master, seen)
+        to_the_first_night(master, seen, votes={**{v: 6 for v in range(1, 8)}, 8: 5, 9: 5, 10: 5})
         text = plain(seen)
+        # the console's own notes name the seats too: the host sees whose hand he counted
+        assert f"· vote taken: player 4 ({LONG}) for player 6 ({{seat}})" in re.sub(r"\s*\n", " ", text), text[-3000:]
+        assert "· vote taken: player 8 for player 5 (Bob[/])" in text, text[-3000:]
+        assert "» Player 6 ({seat}) leaves the game." in text, text[-3000:]
         # where the number is, as the phones have it — and the name shown as typed
         assert "» Thank you, player 3 ([red]Bo[/red]). Time is up." in text, text[-2000:]
         assert "» Player 5 (Bob[/]), you have 5 minutes." in text, text[-2000:]
@@ -165,3 +180,88 @@ def test_odd_keys_at_night_are_answered_alike_in_every_step_and_change_nothing(t
         assert journal.read_text() == taken
     kinds = [json.loads(line)["event"]["type"] for line in journal.read_text().splitlines()[1:] if '"event"' in line]
     assert "tap" in kinds and "say" not in kinds, kinds
+
+
+def test_the_hot_seat_reveal_names_the_seat_it_calls_and_the_mafias_partners(tmp_path):
+    """The laptop calls «Место 3: посмотрите на экран»: with names from the config the right player
+    reaches for it ("Место 3 (Костя)"), and a mafioso reads his partners by name, as the table
+    knows them (seed 004 §2: the mafia get to know each other on the first night)."""
+    names = {1: "Аня", 2: "Борис", 3: "Костя", 4: "Дима", 5: "Ева", 6: "Фёдор", 7: "[b]Вика[/b]", 8: "Гоша", 9: "Ира", 10: "Юра"}
+    cfg = ('variant = "classic"\nlanguage = "ru"\n[dealing]\nmode = "seeded"\nseed = 7\n[timers]\nnight_zero_step = 120\n'
+           'mafia_meeting = 300\n[input]\nengine = "none"\n[players]\n' + "".join(f'{s} = "{n}"\n' for s, n in names.items()))
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, cfg, columns=80) as (play, master):
+        for seat in range(1, 11):
+            assert read_until(master, f"Место {seat} ({names[seat]}): посмотрите".encode(), seen), plain(seen[-800:])
+            os.write(master, b"\n")
+            assert read_until(master, "Нажмите Enter, чтобы скрыть".encode(), seen, times=seat), plain(seen[-800:])
+            os.write(master, b"\n")
+        assert read_until(master, "Просыпается Дон".encode(), seen), plain(seen[-800:])
+        partners = re.findall(r"Ваши напарники по мафии: ([^\n]*?)\.\s*\n", plain(seen))
+        assert len(partners) == 3, partners  # the Don and two mafiosi, each told the other two
+        for told in partners:
+            for seat in map(int, re.findall(r"(\d+) \(", told)):
+                assert f"{seat} ({names[seat]})" in told, told
+            assert len(re.findall(r"\d+ \(", told)) == 2, told
+        type_line(master, "quit")
+        play.wait(timeout=30)
+
+
+def test_a_message_on_an_80_column_terminal_breaks_between_words_and_a_long_path_stays_whole(monkeypatch):
+    """"no microphone found …; connect one, or name it in [input] microphone" was cut by the
+    terminal in the middle of "[input" / "] microphone"; a path longer than the line is still
+    left whole for the terminal to wrap, so that it can be copied."""
+    import io
+
+    from rich.console import Console
+
+    from narrator import cli
+
+    out = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=out, force_terminal=True, width=80, soft_wrap=True, highlight=False, color_system=None))
+    message = EN.printed("cli", "no_microphone")
+    cli.say_error(message, "", "yellow")
+    lines = out.getvalue().splitlines()
+    assert len(lines) > 1 and all(len(line) <= 80 for line in lines), lines
+    assert " ".join(line.strip() for line in lines) == message
+    out.truncate(0), out.seek(0)
+    path = "/home/anna/club/" + "very-long-folder-name/" * 4 + "tonight.jsonl"
+    cli.say_error(f"{path}: the disk is full", "error")
+    assert path in out.getvalue()
+
+
+def test_after_a_resume_the_journal_line_is_back_after_every_wipe(tmp_path):
+    """A game resumed at night: "resumed 12 events from F" is news once; after the next wipe the
+    host still reads where the journal is and how to get help."""
+    import pty
+    import subprocess
+    import sys
+
+    from test_console_hotseat import ROOT
+
+    journal = tmp_path / "tonight.jsonl"
+    help_line = EN.console_text("journal", {"path": str(journal)})
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, config(journal)) as (play, master):
+        to_the_first_night(master, seen)
+        play.kill()  # the machine dies in the mafia's step
+        play.wait()
+    master, slave = pty.openpty()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120"}
+    resumed = subprocess.Popen([sys.executable, "-m", "narrator.cli", "resume", "--journal", str(journal), "--voice", "text"],
+                               stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
+    os.close(slave)
+    seen = bytearray()
+    try:
+        assert read_until(master, b"resumed", seen), plain(seen)
+        assert read_until(master, DON_WAKES, seen, timeout=3 * NIGHT_STEP), plain(seen)
+        assert read_until(master, TIMER, seen, times=seen.count(TIMER, 0, seen.rindex(DON_WAKES)) + 1), plain(seen)
+        assert help_line in screen_after_last_wipe(seen, DON_WAKES), plain(seen[-1500:])
+        type_line(master, "quit")
+        resumed.wait(timeout=30)
+    finally:
+        if resumed.poll() is None:
+            resumed.kill()
+            resumed.wait()
+        os.close(master)

@@ -152,13 +152,18 @@ def test_a_real_console_game_answers_every_bad_line(tmp_path):
 
 def test_the_console_prints_narration_and_names_literally():
     out = io.StringIO()
-    live = type("L", (), {"config": parse_config(BASE + '[players]\n2 = "Bob[/]"\n')})()
+    from types import SimpleNamespace
+
+    from narrator.language import load_voice
+
+    live = SimpleNamespace(config=parse_config(BASE + '[players]\n2 = "Bob[/]"\n'), session=SimpleNamespace(voice=load_voice("en")))
     c = ConsoleOutput(live, Console(file=out, width=200), clear_at_dawn=False)
     from narrator.flow.effects import Reject, Say
 
-    c.handle(Say("x", {"seat": 2}), "Player 2 [speaks]")
+    c.handle(Say("x", {"seat": 2}), "Player 2 [speaks]")  # a line the voice does not have: as it came
+    c.handle(Say("last_words_turn", {"seat": 2}), "Player 2, your last words.")
     c.handle(Reject("bad_input", {}), "Not understood: '[/]'.")
-    assert out.getvalue().splitlines() == ["» Player 2 [speaks] (Bob[/])", "✗ Not understood: '[/]'."]
+    assert out.getvalue().splitlines() == ["» Player 2 [speaks]", "» Player 2 (Bob[/]), your last words.", "✗ Not understood: '[/]'."]
 
 
 def test_check_config_quotes_markup_in_a_config_literally(tmp_path):
