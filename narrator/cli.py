@@ -32,7 +32,12 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 def say_error(message: str, label: str = "error", style: str = "red") -> None:
     """A message on stderr, printed literally: it may quote a config, a transcript or a name,
     and none of that is ever read as rich markup."""
-    err.print(Text.assemble((label, style), " ", str(message)) if label else Text(str(message), style=style))
+    # broken between words, as the console's own lines are ("[input" / "] microphone" was cut by
+    # the terminal at 80 columns); only a word longer than the line — a long path — is left for
+    # the terminal to wrap, so that it stays whole to be copied. Not a terminal (a log, a pipe):
+    # one message, one line, as ever
+    whole = not err.is_terminal or any(len(word) > err.width - 2 for word in f"{label} {message}".split())
+    err.print(Text.assemble((label, style), " ", str(message)) if label else Text(str(message), style=style), soft_wrap=whole)
 
 
 def _words(voice, name: str, **args) -> str:
@@ -220,6 +225,18 @@ def _outputs(live, voice_mode: str, console: Console, companion: bool = False):
         # one line: why the narrator is silent, and what makes it speak
         say_error(_words(voice, "narrating_as_text", why=_voice_words(voice, exc)), "", "yellow")
     return outputs
+
+
+def _keep_shown(live, console: Console, line: Text, now: bool = True) -> None:
+    """A line the host needs all game long (where the journal is, how to get help, what to do
+    after a crash): printed now and again after every wipe of the screen, at every night step
+    and at dawn, so that it is still there when he needs it. Nothing in it is secret."""
+    if now:
+        console.print(line, soft_wrap=True)  # a path must stay whole to be copied
+    for out in live.outputs:
+        if hasattr(out, "kept"):
+            out.kept.append(line)
+            break
 
 
 def _resumed(first: list) -> bool:
@@ -440,14 +457,13 @@ def cmd_play(args) -> int:
                 return 3
         else:
             say_error(_words(voice, "no_reveal_here"), "", "yellow")
-    console.print(Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), soft_wrap=True)
+    _keep_shown(live, console, Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"))
     if unnoted is not None:
         # the game is played as ever; only a bare `narrator resume` after a crash would not find
         # it. Kept on the screen through every wipe of the night, so the operator does see it.
         warning = Text(live.voice.console_text("state_dir", {"folder": str(journals.state_dir()), "path": str(jpath.expanduser().absolute()),
                                                              "reason": unnoted.strerror or str(unnoted)}), style="yellow")
-        console.print(warning, soft_wrap=True)  # a path must stay whole to be copied
-        live.outputs[0].kept.append(warning)
+        _keep_shown(live, console, warning)
     return asyncio.run(_run_live(live, first, [deal], args, console, journaled=journaled))
 
 
@@ -460,7 +476,8 @@ def _reveal(cfg: Config, deal, live, console: Console, journal: Journal, seen: l
     try:
         if new_deal:
             journal.append(deal)
-        reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed, intro=intro)
+        reveal_roles(dict(_full_deal(cfg, deal)), live.voice, console, skip=set(seen), seen=journal.revealed, intro=intro,
+                     players=cfg.players)
     except JournalError as exc:
         _journal_failed(exc, live.voice)
         return 3
@@ -714,7 +731,7 @@ def cmd_resume(args) -> int:
             return 3
         live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
         first = live.start_effects()
-        console.print(Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), soft_wrap=True)
+        _keep_shown(live, console, Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"))
         return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
     if mode.get("deal_shown") and len(events) == 1 and isinstance(events[0], Deal) and left:
         # stopped while the phones showed the roles and asked Ready: the same deal on the same
@@ -722,6 +739,8 @@ def cmd_resume(args) -> int:
         live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
         first = live.start_effects()
         console.print(Text(live.voice.console_text("resumed", {"n": len(events), "path": str(jpath)}), style="dim"), soft_wrap=True)
+        # the count of inputs is news once; after a wipe the host still finds the journal and help
+        _keep_shown(live, console, Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), now=False)
         return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
     first = live.start_effects(replayed=events, timer_marks=contents.timer_marks)
     initial, journaled = [], False
@@ -738,6 +757,8 @@ def cmd_resume(args) -> int:
         err.print(Text(_words(voice, "not_seen_yet", seats=", ".join(map(str, left))), style="yellow"))
     live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
     console.print(Text(live.voice.console_text("resumed", {"n": len(events), "path": str(jpath)}), style="dim"), soft_wrap=True)
+    # the count of inputs is news once; after a wipe the host still finds the journal and help
+    _keep_shown(live, console, Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), now=False)
     console.print(Text(live.voice.console_text("status_waiting", {"what": live.session.awaiting_text()}), style="dim"))
     return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
 

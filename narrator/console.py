@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 
 from rich.console import Console
 from rich.text import Text
@@ -21,6 +22,7 @@ from rich.text import Text
 from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .inputs import InputError, Talk, shown
 from .language import seat_number
+from .naming import named, names_put
 from .rules.roles import team_of
 
 def words(live, name: str, **args) -> str:
@@ -83,15 +85,12 @@ class ConsoleOutput:
         session = getattr(self.live, "session", None)
         return session.render("private_for", {"seat": seat}) if session is not None else f"only for seat {seat}:"
 
-    def _who(self, args: dict) -> tuple[str, str] | str:
-        seat = args.get("seat")
-        if isinstance(seat, int) and seat in self.names:
-            return (f" ({self.names[seat]})", "dim")
-        # a line naming several seats ("Spieler 4 ist heute Nacht gestorben.", "Nominiert: 2 und
-        # 3.") names their players too, in its order, as a line naming one does
-        seats = args.get("seats")
-        named = [self.names[s] for s in seats if isinstance(s, int) and s in self.names] if isinstance(seats, (list, tuple)) else []
-        return (f" ({', '.join(named)})", "dim") if named else ""
+    def _named(self, effect: Effect, text: str, line: str | None = None) -> str:
+        """The line with each seat it names followed by its player's name, where the number is
+        ("» Player 2 (Bernd), defend yourself."), as the phones show it (narrator/naming.py)."""
+        session = getattr(self.live, "session", None)
+        voice = getattr(session, "voice", None)
+        return named(voice, self.names, line or effect.line, effect.args, text)
 
     def _wipe(self) -> None:
         wipe(self.console)
@@ -169,8 +168,14 @@ class ConsoleOutput:
             return
         session = getattr(self.live, "session", None)
         label = session.render("private_for_seats", {"seats": seats}) if session is not None else f"only for seats {seats}:"
+        from .live import SHARED_LINE
+
+        voice = getattr(session, "voice", None)
+        together = effect.line + SHARED_LINE
+        # the words the awake seats read together ("Your choice: 5"), named as any other line
+        text = self._named(effect, text or "", together if voice is not None and together in voice.lines else None)
         if isinstance(effect, Tell):
-            self.console.print(Text.assemble((f"🔒 {label}", "bold magenta"), " ", text or ""))
+            self.console.print(Text.assemble((f"🔒 {label}", "bold magenta"), " ", text))
         else:
             self.console.print(Text.assemble(("✗", "bold red"), " ", label, " ", text or ""))
         self._private_shown = True
@@ -210,12 +215,12 @@ class ConsoleOutput:
         if self._after_its_timer(effect, lambda: self.handle(effect, text)):
             return
         if isinstance(effect, Say):
-            line = Text.assemble(("»", "bold cyan"), " ", text, self._who(effect.args))
+            line = Text.assemble(("»", "bold cyan"), " ", self._named(effect, text))
             self._since_step.append(line)
             c.print(line)
         elif isinstance(effect, Tell):
             if self.show_private or effect.line in CONSOLE_ANSWERS:
-                c.print(Text.assemble((f"🔒 {self._only_for(effect.seat)}", "bold magenta"), " ", text))
+                c.print(Text.assemble((f"🔒 {self._only_for(effect.seat)}", "bold magenta"), " ", self._named(effect, text)))
                 # with phones the screen is not cleared at every night step: this answer, and the
                 # seat typed above it, must be gone before the next step's players open their eyes
                 self._private_shown = True
@@ -224,7 +229,7 @@ class ConsoleOutput:
             # typed it reads it was taken; like any private line it is gone before the next step's
             # players open their eyes
             label = self.live.session.render("private_host", {}) if getattr(self.live, "session", None) else "only for the host:"
-            c.print(Text.assemble((f"🔒 {label}", "bold magenta"), " ", text, self._who(effect.args)))
+            c.print(Text.assemble((f"🔒 {label}", "bold magenta"), " ", self._named(effect, text)))
             self._private_shown = True
         elif isinstance(effect, Reject):
             if effect.seat and not self.show_private:
@@ -246,16 +251,20 @@ class ConsoleOutput:
             # a day vote is a raised hand, seen by all (every variant's seed): whoever typed it
             # must see it was counted, as every other typed line is answered
             e = effect.entry
+            session = getattr(self.live, "session", None)
             if "answer" in e:
-                note(c, words(self.live, "vote_yes" if e["answer"] == "yes" else "vote_no", voter=e["voter"]))
+                key = "vote_yes" if e["answer"] == "yes" else "vote_no"
+                args = {"voter": e["voter"]}
             else:
                 # a round the rules word their own way (grundregeln's pointing, seed 003 «zeigt …
                 # auf einen Mitspieler») has its own line; its final vote is a vote, not a pointing
                 key = f"vote_for_{e.get('round')}"
-                session = getattr(self.live, "session", None)
                 if session is None or not session.voice.has_printed("console", key):
                     key = "vote_for"
-                note(c, words(self.live, key, voter=e["voter"], seat=e["seat"]))
+                args = {"voter": e["voter"], "seat": e["seat"]}
+            # with names as the narrator's lines have them: "player 4 (Max) for player 6 (Bob)"
+            shown = names_put(session.voice, self.names, lambda a: words(self.live, key, **a), args, ("voter", "seat")) if session else None
+            note(c, shown or words(self.live, key, **args))
 
 
 # states in which the day's nominations are no longer in play (as the phones show them): the game
@@ -419,8 +428,30 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
         live.outputs.append(terminal)
         terminal.echo(getattr(live.game, "state", None) != "night")  # a game resumed at night, or one a kill -9 left unechoed
 
+    at_a_terminal = bool(isatty and isatty())
+
+    def lines():
+        if not at_a_terminal:
+            yield from stream  # a script's or a transcript's lines end where the file ends
+            return
+        answered = 0.0
+        while True:
+            raw = stream.readline()
+            if raw:
+                yield raw
+                continue
+            # Ctrl-D at the table's terminal (a referee's habit, or a key pressed by mistake) is
+            # no end of the game: the keyboard stayed dead for the rest of it, the nights' keypad
+            # too. He is told how to stop instead, the same at any moment, asleep or awake; the
+            # pause keeps a closed terminal's endless end of input from taking the machine.
+            now = time.monotonic()
+            if now - answered > 2:
+                answered = now
+                note(console, words(live, "eof_ignored"))
+            time.sleep(0.2)
+
     def run() -> None:
-        for raw in stream:
+        for raw in lines():
             try:
                 console_line(live, raw, console, keypad, on_start, full_nights)
             except Exception as exc:  # noqa: BLE001 — the thread that reads the keyboard must live on
@@ -514,9 +545,12 @@ def tolerant_stdin() -> None:
             pass
 
 
-def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None) -> None:
+def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, skip=(), seen=None, intro=None,
+                 players: dict | None = None) -> None:
     """Hot-seat reveal when there is no companion: each player looks alone, then the screen clears.
     `skip`: seats that saw their role before a crash; `seen(seat)` marks a seat once it has looked.
+    `players`: the config's names, each put by its seat ("Seat 3 (Ann): take the screen alone"):
+    the right player reaches for the laptop, and a mafioso reads who his partners are.
 
     Whatever is typed at a prompt is taken as Enter; the end of input (Ctrl-D) stops the reveal
     like Ctrl-C, with the screen cleared first, rather than showing the next role unasked.
@@ -541,15 +575,18 @@ def reveal_roles(deal_roles: dict[int, str], voice, console: Console, ask=None, 
         if intro:
             console.print(intro, markup=False)
             intro = None
-        wait(voice.render("reveal_look", {"seat": seat}) + " ")
+        def said(line: str, args: dict) -> str:
+            return named(voice, players or {}, line, args, voice.render(line, args))
+
+        wait(said("reveal_look", {"seat": seat}) + " ")
         role = deal_roles[seat]
         own = f"your_role_{role}"  # «du tillhör maffian», not «du är maffia»
-        line = voice.render(own, {"seat": seat}) if own in voice.lines else voice.render("your_role", {"seat": seat, "role": "@role_" + role})
+        line = said(own, {"seat": seat}) if own in voice.lines else said("your_role", {"seat": seat, "role": "@role_" + role})
         console.print(Text("\n" + line + "\n", style="bold"))
         if team_of(role) == "mafia":
             mates = [s for s, r in deal_roles.items() if team_of(r) == "mafia" and s != seat]
             # a lone mafioso (a small grundregeln table) read «Your mafia: .»
-            console.print(Text(voice.render("your_mates", {"seats": mates}) if mates else voice.render("your_mates_none")))
+            console.print(Text(said("your_mates", {"seats": mates}) if mates else voice.render("your_mates_none")))
         wait(voice.render("reveal_hide", {}) + " ")
         if seen is not None:
             seen(seat)

@@ -59,14 +59,14 @@ def reach_the_keypad(fd: int, seen: bytearray, line: bytes, timeout: float = 60)
 
 
 @contextlib.contextmanager
-def play_on_a_terminal(tmp_path: Path, config: str):
+def play_on_a_terminal(tmp_path: Path, config: str, columns: int = 120):
     """`narrator play --voice text` on a pseudo-terminal, as a table's laptop runs it: the process
     and the terminal's end to type into and read from; whatever happens, both are gone after."""
     cfg = tmp_path / "club.toml"
     cfg.write_text(config)
     master, slave = pty.openpty()
     env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120"}
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": str(columns)}
     play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--voice", "text"],
                             stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
     os.close(slave)

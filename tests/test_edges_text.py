@@ -152,13 +152,18 @@ def test_a_real_console_game_answers_every_bad_line(tmp_path):
 
 def test_the_console_prints_narration_and_names_literally():
     out = io.StringIO()
-    live = type("L", (), {"config": parse_config(BASE + '[players]\n2 = "Bob[/]"\n')})()
+    from types import SimpleNamespace
+
+    from narrator.language import load_voice
+
+    live = SimpleNamespace(config=parse_config(BASE + '[players]\n2 = "Bob[/]"\n'), session=SimpleNamespace(voice=load_voice("en")))
     c = ConsoleOutput(live, Console(file=out, width=200), clear_at_dawn=False)
     from narrator.flow.effects import Reject, Say
 
-    c.handle(Say("x", {"seat": 2}), "Player 2 [speaks]")
+    c.handle(Say("x", {"seat": 2}), "Player 2 [speaks]")  # a line the voice does not have: as it came
+    c.handle(Say("last_words_turn", {"seat": 2}), "Player 2, your last words.")
     c.handle(Reject("bad_input", {}), "Not understood: '[/]'.")
-    assert out.getvalue().splitlines() == ["» Player 2 [speaks] (Bob[/])", "✗ Not understood: '[/]'."]
+    assert out.getvalue().splitlines() == ["» Player 2 [speaks]", "» Player 2 (Bob[/]), your last words.", "✗ Not understood: '[/]'."]
 
 
 def test_check_config_quotes_markup_in_a_config_literally(tmp_path):
@@ -323,15 +328,19 @@ def test_the_hot_seat_prompt_breaks_between_words_at_80_columns():
 
 def test_a_line_naming_several_seats_names_their_players_too():
     """«Spieler 4 ist heute Nacht gestorben.» (seats=[4]) was printed without the name the next line
-    then carried; a line naming seats names their players, in its order."""
+    then carried; a line naming seats names their players, each after its number, as the phones do."""
     from narrator.console import ConsoleOutput
     from narrator.flow.effects import Say
+    from narrator.language import load_voice
     from types import SimpleNamespace
 
     out = io.StringIO()
-    live = SimpleNamespace(config=SimpleNamespace(players={4: "Dieter", 2: "Bernd", 5: "Eva [b]"}))
+    voice = load_voice("de")
+    live = SimpleNamespace(config=SimpleNamespace(players={4: "Dieter", 2: "Bernd", 5: "Eva [b]"}),
+                           session=SimpleNamespace(voice=voice))
     screen = ConsoleOutput(live, Console(file=out, width=100), clear_at_dawn=False)
-    screen.handle(Say("morning_deaths", {"seats": [4]}), "Spieler 4 ist heute Nacht gestorben.")
-    screen.handle(Say("mafia_were", {"seats": [2, 5]}), "Zur Mafia gehörten 2 und 5.")
-    assert out.getvalue().splitlines() == ["» Spieler 4 ist heute Nacht gestorben. (Dieter)",
-                                           "» Zur Mafia gehörten 2 und 5. (Bernd, Eva [b])"]
+    for line, args in (("morning_deaths", {"seats": [4], "n": 1}), ("morning_deaths", {"seats": [2, 5], "n": 2})):
+        screen.handle(Say(line, args), voice.render(line, args))
+    shown = out.getvalue()
+    assert "4 (Dieter)" in shown and "2 (Bernd)" in shown and "5 (Eva [b])" in shown, shown
+    assert ". (" not in shown, shown  # never again after the whole sentence

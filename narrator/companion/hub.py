@@ -21,7 +21,6 @@ import asyncio
 import ipaddress
 import json
 import logging
-import re
 import secrets
 import time
 from collections import deque
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field
 from ..flow.effects import HostLine, Record, Reject, Say, Tell, Timer
 from ..flow.events import Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, event_to_dict
 from ..flow.night import ACTIONS as NIGHT_ACTIONS, FINAL as NIGHT_FINAL
+from .. import naming
 from ..language import load_voice
 from ..rules.roles import wins_with
 
@@ -51,12 +51,6 @@ CHECK_LINES = ("check_", "watch_", "blocked_no_result")
 # the public timer names of a Swedish day's time extension (seed 000 Tid): the narrator's question
 # whether anyone wants it, and the extension itself
 EXTENSION_OFFER, EXTENSION = "extension_offer", "extension"
-# the arguments of the narrator's lines that are seats: on the phones they carry the player's name
-SEAT_ARGS = ("seat", "seats", "by", "speaker", "later", "don", "sheriff")
-_MARK = re.compile("\ue000(\\d+)\ue001")
-# where a language glues a word to the seat number, the name goes after that word: the Hungarian
-# ordinal "7. játékos" reads "7. játékos (Ann)", never "7 (Ann). játékos"
-GLUED = {"hu": re.compile(r"\.\s[a-záéíóöőúüű]+")}
 
 
 def pad(frame: dict, size: int = FRAME) -> str:
@@ -348,8 +342,7 @@ class Hub:
     def seat_label(self, seat) -> str:
         """A seat as the phones and the host screen name it: its number, and its player's name
         when it has one ("7 (Ann)"). The one place both pages get their labels from."""
-        name = self.config.players.get(seat) if _is_int(seat) else None
-        return f"{seat} ({name})" if name else str(seat)
+        return naming.seat_label(self.config.players, seat)
 
     def labels(self) -> dict[str, str]:
         """Every seat's label, for the pages' own lists (the final roles, the host's fouls)."""
@@ -357,51 +350,11 @@ class Hub:
 
     def named(self, line: str, args: dict, text: str | None, inside: bool = False,
               once: set[int] | None = None, template: str | None = None) -> str:
-        """The narrator's line as a phone shows it: every seat it names with its player's name.
-        Spoken, the table hears numbers (the seats are what the rules count); on a phone the name
-        beside the number saves a glance round the table. A name is put in after the line is
-        filled, so a name like "{seat}" or "@role_don" stays text and never reads as a template.
+        """The narrator's line as a phone shows it: every seat it names with its player's name,
+        worded as the console words it (narrator/naming.py).
         `once`: the seats named in the lines before (one caption); those keep their number only.
         `template`: the screen's own words for the line ([phone] host_<line>), put together the same way."""
-        text = text or ""
-        players = self.config.players
-        voice = self.live.voice
-        if not players or (template is None and line not in voice.lines) or not any(k in args for k in SEAT_ARGS):
-            return text
-        marked: list[int] = []
-
-        def mark(v):
-            if _is_int(v) and v in players:
-                marked.append(v)
-                return f"\ue000{len(marked) - 1}\ue001"
-            return v
-
-        filled = {k: ([mark(x) for x in v] if isinstance(v, (list, tuple)) else mark(v)) if k in SEAT_ARGS else v
-                  for k, v in args.items()}
-        if not marked:
-            return text
-        # where the line itself winces with a name in it (English "Player 7 (Ann)'s team"), the
-        # table's language words it for the phones ([phone] named_<line>, the same placeholders)
-        own = template or voice.phone.get("named_" + line)
-        if template is None and line in voice.variant_lines.get(voice.variant or "", {}):
-            own = None  # a variant's host words this line his own way: its named form would not match
-        try:
-            out = voice.fill(own, filled, capital=not inside) if own else voice.render(line, filled, inside=inside)
-        except (KeyError, ValueError, IndexError):
-            return text
-        glued = GLUED.get(voice.lang)
-        pattern = re.compile(_MARK.pattern + (f"({glued.pattern})?" if glued else "()"))
-        named_once: set[int] = once if once is not None else set()
-
-        def put(m: re.Match) -> str:
-            seat = marked[int(m.group(1))]
-            if seat in named_once:
-                # named once is enough: "vote for 9 (Bo) when 9 is called", not "… when 9 (Bo) is called"
-                return f"{seat}{m.group(2) or ''}"
-            named_once.add(seat)
-            return f"{seat}{m.group(2) or ''} ({players[seat]})"
-
-        return pattern.sub(put, out)
+        return naming.named(self.live.voice, self.config.players, line, args, text, inside=inside, once=once, template=template)
 
     def _extension_offered(self) -> bool:
         """The narrator has asked whether anyone wants the day's time extension, and it runs."""
