@@ -15,16 +15,6 @@ def table(variant: str, roles: str, extra: str = "") -> Table:
     return Table(parse_config(f'variant = "{variant}"\nlanguage = "en"\nseats = 10\n[dealing]\nroles = {{ {roles} }}\n{extra}'))
 
 
-async def run_clock_until(t: Table, predicate) -> None:
-    """Let every running timer run out, one after another, until the game gets there."""
-    for _ in range(30):
-        if predicate():
-            return
-        t.live.fire()
-        await t.settle()
-    raise AssertionError(f"the game never got there; it is in {t.live.game.state}")
-
-
 PHONE_VOTES = "[companion]\nvotes = true\n"
 
 
@@ -35,7 +25,7 @@ def test_a_swedish_hand_vote_counts_only_the_hands_for_the_name_being_called():
             await t.to_first_day()
             t.live.submit_event(Nominate(7, by=3))
             t.live.submit_event(Nominate(8, by=5))
-            await run_clock_until(t, lambda: t.live.game.state == "nominee_speeches")
+            await t.run_clock_until(lambda: t.live.game.state == "nominee_speeches")
             await t.end_speeches(("nominee_speeches",))
             await until(lambda: phones[1].screen["state"] == "hand_vote")
             assert phones[1].screen["choices"] == [7], "one name at a time"
@@ -100,7 +90,7 @@ def test_grundregeln_pointing_and_a_tie_decided_from_the_last_dead_players_phone
             await until(lambda: phones[1].screen["step"] == "mafia_kills")
             for s in (1, 2, 3):
                 await phones[s].tap(10)
-            await run_clock_until(t, lambda: t.live.game.state == "discussion")
+            await t.run_clock_until(lambda: t.live.game.state == "discussion")
             assert 10 not in t.live.game.alive
             t.live.submit_event(EndSpeech())
             await until(lambda: phones[1].screen["state"] == "pointing")
@@ -184,12 +174,12 @@ def test_at_the_end_the_phones_show_the_winner_as_the_narrator_announced_it_and_
             await until(lambda: t.live.game.state == "night")
             t.live.submit_event(Tap(1, 4))
             await t.settle()
-            await run_clock_until(t, lambda: t.live.game.state == "discussion")
+            await t.run_clock_until(lambda: t.live.game.state == "discussion")
             t.live.submit_event(EndSpeech())
             for voter, target in ((1, 2), (2, 1), (3, 1)):
                 t.live.submit_event(Tap(voter, target))
             await t.settle()
-            await run_clock_until(t, lambda: t.live.game.state == "final_vote")
+            await t.run_clock_until(lambda: t.live.game.state == "final_vote")
             for voter, target in ((1, 2), (2, 1), (3, 1)):
                 t.live.submit_event(Tap(voter, target))
             await until(lambda: phones[2].screen["state"] == "over")

@@ -234,15 +234,6 @@ class Heard:
             self.lines.append(text)
 
 
-async def run_clock_until(t: Table, predicate) -> None:
-    for _ in range(30):
-        if predicate():
-            return
-        t.live.fire()
-        await t.settle()
-    raise AssertionError(f"the game never got there; it is in {t.live.game.state}")
-
-
 def phone_table(variant: str, lang: str, roles: str, phones: bool) -> Table:
     return Table(parse_config(f'variant = "{variant}"\nlanguage = "{lang}"\nseats = 10\n[dealing]\nroles = {{ {roles} }}\n'
                               + ("[companion]\nvotes = true\n" if phones else "")))
@@ -261,7 +252,7 @@ def test_a_swedish_table_votes_on_its_phones_and_hears_no_hand(phones):
             await t.to_first_day()
             t.live.submit_event(Nominate(7, by=3))
             t.live.submit_event(Nominate(8, by=5))
-            await run_clock_until(t, lambda: t.live.game.state == "nominee_speeches")
+            await t.run_clock_until(lambda: t.live.game.state == "nominee_speeches")
             await t.end_speeches(("nominee_speeches",))
             await until(lambda: ps[1].screen["state"] == "hand_vote")
             call = load_voice("sv").render("hand_vote_phones" if phones else "hand_vote", {"seat": 7})

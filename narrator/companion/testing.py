@@ -173,6 +173,15 @@ class Table:
             self.live.submit_event(EndSpeech())
             await self.settle()
 
+    async def run_clock_until(self, predicate) -> None:
+        """Let every running timer run out, one after another, until the game gets there."""
+        for _ in range(30):
+            if predicate():
+                return
+            self.live.fire()
+            await self.settle()
+        raise AssertionError(f"the game never got there; it is in {self.live.game.state}")
+
     async def to_first_day(self) -> None:
         """Deal and sleep through night zero."""
         self.deal()
