@@ -104,10 +104,11 @@ def test_names_stand_by_their_numbers_and_the_journal_line_outlives_every_wipe(t
         assert LONG.split()[-1] in shown[shown.rindex("Your choice: 4"):], tail()
         assert help_line in screen_after_last_wipe(seen, SHERIFF_WAKES), tail()
         # and at dawn: the morning's wipe keeps it too
+        last_words_before = seen.count(b"words.")  # day 1's, counted before the morning is read
         assert read_until(master, b"Day 2", seen, timeout=6 * NIGHT_STEP), tail()
         # the morning's own last words (day 1's are on record already; at 80 columns the line may
         # break anywhere between its words)
-        assert read_until(master, b"words.", seen, times=seen.count(b"words.") + 1), tail()
+        assert read_until(master, b"words.", seen, times=last_words_before + 1), tail()
         morning = screen_after_last_wipe(seen, b"Day 2")
         # seed 004's morning: "The morning is not good. Player 4 (…) leaves us.", broken at a space
         assert help_line in morning and f"Player 4 ({LONG}) leaves us." in re.sub(r"\s*\n", " ", morning), morning
