@@ -407,6 +407,17 @@ def _journal_failed(exc: JournalError, voice=None, what: str = "game_stopped") -
     err.print(Text.assemble((f"{_words(voice, what)}: ", "red"), exc.said(voice)), soft_wrap=True)  # a path must stay whole to be copied
 
 
+def _journal_line(live, jpath) -> Text:
+    return Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim")
+
+
+def _resumed_shown(live, console: Console, n: int, jpath) -> None:
+    """"Resumed N inputs from F": the count is news once; after a wipe the host still finds the
+    journal and help."""
+    console.print(Text(live.voice.console_text("resumed", {"n": n, "path": str(jpath)}), style="dim"), soft_wrap=True)
+    _keep_shown(live, console, _journal_line(live, jpath), now=False)
+
+
 def _companion_on(args, cfg: Config) -> bool:
     return bool(getattr(args, "companion", False) or cfg.section("companion")["enabled"])
 
@@ -457,7 +468,7 @@ def cmd_play(args) -> int:
                 return 3
         else:
             say_error(_words(voice, "no_reveal_here"), "", "yellow")
-    _keep_shown(live, console, Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"))
+    _keep_shown(live, console, _journal_line(live, jpath))
     if unnoted is not None:
         # the game is played as ever; only a bare `narrator resume` after a crash would not find
         # it. Kept on the screen through every wipe of the night, so the operator does see it.
@@ -699,8 +710,8 @@ def cmd_resume(args) -> int:
         return 2
     # the game as it was played: with phones that took its votes (the header notes that the
     # companion ran), or with hands
-    cfg = as_played(cfg, bool(getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
-                              or cfg.section("companion")["enabled"]))
+    args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
+    cfg = as_played(cfg, _companion_on(args, cfg))
     voice = _voice_of(cfg)
     bad = _refused_event(cfg, contents)
     if bad is not None:
@@ -711,7 +722,6 @@ def cmd_resume(args) -> int:
             return 2
     console = Console(highlight=False)
     mode = contents.header.get("mode", {})
-    args.companion = getattr(args, "companion", False) or mode.get("companion", False)
     try:
         journal = Journal.reopen(jpath)
     except (JournalError, DamagedJournal) as exc:
@@ -731,16 +741,14 @@ def cmd_resume(args) -> int:
             return 3
         live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
         first = live.start_effects()
-        _keep_shown(live, console, Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"))
+        _keep_shown(live, console, _journal_line(live, jpath))
         return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
     if mode.get("deal_shown") and len(events) == 1 and isinstance(events[0], Deal) and left:
         # stopped while the phones showed the roles and asked Ready: the same deal on the same
         # phones, Ready again from every seat, and then night zero — as a new game would begin
         live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
         first = live.start_effects()
-        console.print(Text(live.voice.console_text("resumed", {"n": len(events), "path": str(jpath)}), style="dim"), soft_wrap=True)
-        # the count of inputs is news once; after a wipe the host still finds the journal and help
-        _keep_shown(live, console, Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), now=False)
+        _resumed_shown(live, console, len(events), jpath)
         return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
     first = live.start_effects(replayed=events, timer_marks=contents.timer_marks)
     initial, journaled = [], False
@@ -756,9 +764,7 @@ def cmd_resume(args) -> int:
     elif mode.get("reveal") and len(events) == 1 and left:
         err.print(Text(_words(voice, "not_seen_yet", seats=", ".join(map(str, left))), style="yellow"))
     live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
-    console.print(Text(live.voice.console_text("resumed", {"n": len(events), "path": str(jpath)}), style="dim"), soft_wrap=True)
-    # the count of inputs is news once; after a wipe the host still finds the journal and help
-    _keep_shown(live, console, Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim"), now=False)
+    _resumed_shown(live, console, len(events), jpath)
     console.print(Text(live.voice.console_text("status_waiting", {"what": live.session.awaiting_text()}), style="dim"))
     return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
 

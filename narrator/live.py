@@ -21,6 +21,7 @@ from typing import Protocol
 from .config import Config
 from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .flow.events import EndSpeech, Event, Tap, Timeout, event_to_dict
+from .flow.game import PHONES
 from .inputs import InputError, Talk
 from .journal import Journal, JournalError
 from .session import Session
@@ -108,7 +109,7 @@ def _step_opening(effects: list, closing: frozenset[str] = frozenset()) -> list[
     own line is said again ("The Sheriff wakes up…", not "The Doctor falls asleep." first)."""
     said = [e for e in effects if isinstance(e, Say) and e.line not in closing]
     # (a count said the phones' way, "accusation_count_phones", is the same news)
-    while said and said[0].line.removesuffix("_phones") in STEP_RESULTS:
+    while said and said[0].line.removesuffix(PHONES) in STEP_RESULTS:
         said.pop(0)
     return said
 
