@@ -160,6 +160,9 @@ class LiveSession:
         self.failure: JournalError | None = None  # why the game stopped when the journal failed
         # after a resume: the private lines of the night so far, for a phone that comes back
         self.told_tonight: list[Tell] = []
+        # after a resume: what the core recorded as the journal was replayed (the votes of the day so
+        # far), for an adapter that shows what was recorded (a phone names its vote)
+        self.replayed_records: list[dict] = []
         # the night step whose time is running (a number per step opened), None between steps and
         # while a step's opening lines are still being said: a keypad line belongs to the step it
         # was typed in, and a late Enter must not become the next role's choice
@@ -302,6 +305,7 @@ class LiveSession:
         openings: dict[str, list[Say]] = {}  # the opening lines of each step of this phase so far
         for ev in replayed:
             batch = self.session.feed(ev)
+            self.replayed_records.extend(e.entry for e in batch if isinstance(e, Record))
             since = 0  # where the running step's own lines begin in this batch
             for i, e in enumerate(batch):
                 if isinstance(e, Timer):
