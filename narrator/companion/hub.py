@@ -902,6 +902,19 @@ class Hub:
             self._votes_cast_before()
         self._schedule_flush()
 
+    def timer_started(self, resumed_at: float | None = None) -> None:
+        """The running timer's time runs from now: its line has been heard (LiveSession). The
+        phones got the screen when the line was queued, with the time the speaker then expected
+        it to take — a guess where a line is still being rendered. By day they now get the true
+        time left, so a vote's countdown ends with its window: the Swedish call «… Rösta i
+        mobilen. NU!» shows its buttons from the moment it is queued, and its 5 s run from «NU!»
+        (docs/companion.md). At night nothing is sent: a step's frames are the same for every seat,
+        and the moment a step's line ends is the table's, not news for a phone."""
+        if self.game.state in ("night", "setup", "over") or not self.timer_name:
+            return
+        self._dirty = True
+        self._schedule_flush()
+
     def _hosts_refused(self, text: str) -> None:
         frame = json.dumps({"t": "refused", "text": text}, ensure_ascii=False)
         for conn in list(self.hosts):
