@@ -55,6 +55,9 @@ def test_a_swedish_voter_reads_on_whom_his_one_vote_went_under_every_later_name_
             t.live.submit_event(Tap(2, None, True))  # the host typed the hand he saw: "tap 2 ja"
             await until(lambda: own(ps, 1) and own(ps, 2))
             assert own(ps, 1) == own(ps, 2) == "Du röstade på spelare 7 (Ann)."
+            # the raised hand the host typed is a vote for the name called: his phone marks it
+            note = [f for _, f, _ in ps[2].frames if f["t"] == "note"][-1]
+            assert (note["text"], note["chosen"]) == ("Spelledaren registrerade din röst: 7 (Ann)", "7")
             assert all(own(ps, s) is None for s in range(3, 11)), "a vote is shown on its voter's phone alone"
             t.live.fire()  # 7 counted, 8 called
             await until(lambda: ps[1].screen["choices"] == [] and ps[4].screen["choices"] == [8])

@@ -1019,7 +1019,7 @@ class Hub:
             if kind == "input" and ev.get("type") == "tap" and isinstance(seat, int) and self._day_vote_screen():
                 # a day vote, whoever typed or tapped it, on the screen it was made on
                 self._voted[seat] = self.epoch
-                self._cast[seat] = (self.epoch, (ev.get("target"), ev.get("answer")), "phone" if mine else "host")
+                self._cast[seat] = (self.epoch, self._hand(ev.get("target"), ev.get("answer")), "phone" if mine else "host")
                 # the host's "waiting for" loses that voter now, not at the next screen (a day vote
                 # is public; a night tap never sends the host screen anything: its timing is secret)
                 self._hosts_due = True
@@ -1074,11 +1074,21 @@ class Hub:
         is public; at night nothing of this is sent.)"""
         if not self.votes_on_phones or not self._day_vote_screen() or self.game.state == "night":
             return  # the screen the input was made on (the last one sent) was no day vote
-        target, answer = ev.get("target"), ev.get("answer")
+        target, answer = self._hand(ev.get("target"), ev.get("answer"))
         text = self.vote_words((target, answer), False)
         self._standing[seat] = (self.epoch, text, (target, answer))
         self._chosen[seat] = (self.epoch, _choice(target, answer))
         self._send(seat, {"t": "note", "ok": True, "text": text, "epoch": self.epoch, "chosen": _choice(target, answer)})
+
+    def _hand(self, target, answer) -> tuple:
+        """A vote as the ballot counts it: a "yes" on a ballot of one name (a Swedish hand typed at
+        the console, `tap 2 ja`: seed 000, a hand raised for the name being called) is a vote for
+        that name — his phone marks its button and reads «Spelledaren registrerade din röst: 3»,
+        not «…: ja» under a button it never marks."""
+        ballot = self.ballot()
+        if target is None and answer is True and ballot is not None and ballot[0] == "seat" and len(ballot[1]) == 1:
+            return ballot[1][0], None
+        return target, answer
 
     def vote_words(self, cast: tuple, mine: bool) -> str:
         """A day vote as its voter's phone reads it: what the game counted ("Your vote: 6 (Bo)",
