@@ -109,7 +109,7 @@ def test_a_game_resumed_in_the_middle_of_the_names_still_names_each_vote():
 
 def test_hungarian_yes_and_no_are_read_as_the_vote_they_answered():
     """seed 001: the support vote and the execution vote are a yes or a no on the accused; each is
-    read back as what it was («A kivégzésre szavaztál. Vádlott: 7 (Ann).»), on its voter's phone."""
+    read back as what it was («A kivégzés mellett szavaztál. Vádlott: 7 (Ann).»), on its voter's phone."""
     async def main():
         async with Table(config("hungariq", "hu", '1 = "protected_mafia", 2 = "mafia", 3 = "mafia", 4 = "inspector"')) as t:
             ps = await t.join_all()
@@ -133,7 +133,7 @@ def test_hungarian_yes_and_no_are_read_as_the_vote_they_answered():
             assert (await ps[5].tap(answer=True))["ok"]
             t.live.submit_event(Tap(6, None, False))  # the host recorded seat 6's no
             await until(lambda: own(ps, 5) and own(ps, 6))
-            assert own(ps, 5) == "A kivégzésre szavaztál. Vádlott: 7 (Ann)."
+            assert own(ps, 5) == "A kivégzés mellett szavaztál. Vádlott: 7 (Ann)."
             assert own(ps, 6) == "A kivégzés ellen szavaztál. Vádlott: 7 (Ann)."
             assert (await reloaded(t, ps, 6))["voted"] == "A kivégzés ellen szavaztál. Vádlott: 7 (Ann)."
             assert own(ps, 1) is None
