@@ -25,7 +25,7 @@ from test_console_table_reads import plain, type_line
 from rich.text import Text
 
 from narrator.config import parse_config
-from narrator.console import WholeWords, help_text
+from narrator.console import WholeWords, help_text, waiting_text
 from narrator.language import load_voice
 from narrator.session import Session
 
@@ -212,3 +212,25 @@ def test_a_line_breaks_between_words_keeps_its_parts_whole_and_a_long_path_alone
     path = "/home/anna/" + "a-very-long-folder-name-for-the-club/" * 3 + "game.jsonl"
     stopped = f"game stopped; continue it with: narrator resume --journal {path}"
     assert printed(80, stopped) == ["game stopped; continue it with: narrator resume --journal", path]
+
+
+def test_status_at_a_keypad_night_names_the_step_and_its_full_time_in_every_language():
+    """What `status` (and a resume's "waiting for") says at a keypad table's night: the step the
+    table heard, a seat and Enter on the keypad, its full time — never "or timeout", refused there."""
+    from conftest import Table
+
+    for lang in ("en", "ru", "de", "sv", "hu"):
+        t = Table(lang=lang, fixed_night_steps=True)  # night zero runs its steps, as live
+        live = _Live(lang, "classic")
+        live.session, live.game = t.session, t.game
+        voice = t.session.voice
+        assert waiting_text(live, keypad_table=True) == voice.console_text("status_keypad_wait", {})
+        for _ in range(40):  # night zero's steps, then day 1's speeches, to the mafia's shot
+            if t.game.state == "night" and t.game.step is not None and t.game.step.action:
+                break
+            t.do("timeout")
+        said = waiting_text(live, keypad_table=True)
+        assert said == voice.console_text("status_keypad_step", {"step": voice.render("step_mafia_shoots", inside=True)})
+        assert "timeout" not in said
+        # with phones (or a script's piped lines) a typed timeout does end the step: said as ever
+        assert waiting_text(live, keypad_table=False) == t.session.awaiting_text()
