@@ -89,9 +89,13 @@ def test_a_russian_table_takes_the_scorers_english_and_its_keypad_night_says_wha
         for step in (mafia, don):
             assert reach_the_keypad(master, seen, step, timeout=60), tail()
             start = len(seen)
+            helped, waiting = seen.count("консоль: status".encode()), seen.count("ждём:".encode())
             for typed in ("привет", "say добрый вечер", "status", "help"):
                 type_line(master, typed)
-            assert read_until(master, "консоль: status".encode(), seen, times=seen.count("консоль: status".encode()) + 1), tail()
+            # the help is printed at once, the status in the game's turn: both, in either order
+            assert read_until(master, "консоль: status".encode(), seen, times=helped + 1), tail()
+            assert read_until(master, "ждём:".encode(), seen, times=waiting + 1), tail()
+            read_until(master, b"\0never", seen, timeout=0.5)  # the rest of the status's last line
             lines = [line for line in lines_since(seen, start) if line.strip()]
             # what was printed in answer: after the step's screen (cleared again after its first second)
             timers = [i for i, line in enumerate(lines) if line.startswith("⏱")]
