@@ -534,6 +534,9 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
                 # nobody talks at night: whoever types now is at the keypad, and is told what it
                 # takes — in the same words at every step, for every seat, alive or not
                 note(console, words(live, "keypad_night_seat", text=shown(item.text)))
+            elif (other := _other_rules_word(live, item.text)) is not None:
+                # "I nominate player 3" at a hungariq table (it accuses, seed 001): not talk
+                note(console, words(live, "not_in_these_rules", command=other))
             else:
                 note(console, words(live, "table_talk", text=shown(item.text)))
             return
@@ -543,6 +546,23 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
             note(console, words(live, "not_in_these_rules", command=word))
             return
         live.submit_line(line)
+
+
+# a sentence of another rule system's day, by its typed word: answered as no input of these rules
+_OTHER_RULES_WORD = {"nominate": "nominate", "nominate_by": "nominate", "revoke": "withdraw", "withdraw_by": "withdraw",
+                     "cancel": "cancel", "accuse": "accuse", "extension": "extend"}
+
+
+def _other_rules_word(live, text: str) -> str | None:
+    """The typed word of a day sentence that other rules take and these do not, said in the
+    table's language or in English ("I nominate player 3" at a hungariq table): None for talk."""
+    from .language import Command, load_voice
+
+    for voice in (live.session.voice, load_voice("en")):
+        parsed = voice.parse(text, only=set(_OTHER_RULES_WORD))
+        if isinstance(parsed, Command):
+            return _OTHER_RULES_WORD[parsed.kind]
+    return None
 
 
 def read_console(live, stream=None, console: Console | None = None, keypad=None, on_start=None) -> threading.Thread:

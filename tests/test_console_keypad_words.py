@@ -238,3 +238,24 @@ def test_status_at_a_keypad_night_names_the_step_and_its_full_time_in_every_lang
         assert "timeout" not in said
         # with phones (or a script's piped lines) a typed timeout does end the step: said as ever
         assert waiting_text(live, keypad_table=False) == t.session.awaiting_text()
+
+
+def test_a_day_sentence_these_rules_do_not_have_is_answered_as_such_not_as_table_talk():
+    """Hungariq accuses (seed 001), grundregeln points (seed 003): "I nominate player 3" or «ich
+    nominiere Spieler 3» there is no talk, and is not guessed into another input either."""
+    from rich.console import Console
+
+    from narrator.console import console_line
+
+    def answer(lang: str, variant: str, typed: str) -> str:
+        live = _Live(lang, variant)
+        out = io.StringIO()
+        console_line(live, typed, Console(file=out, width=200))
+        return out.getvalue().strip()
+
+    hu = load_voice("hu", "hungariq")
+    assert answer("hu", "hungariq", "I nominate player 3") == "· " + hu.console_text("not_in_these_rules", {"command": "nominate"})
+    assert answer("de", "grundregeln", "ich nominiere Spieler 3") == "· " + DE.console_text("not_in_these_rules", {"command": "nominate"})
+    assert answer("de", "grundregeln", "nominate 3") == "· " + DE.console_text("not_in_these_rules", {"command": "nominate"})
+    assert answer("hu", "hungariq", "withdraw 3") == "· " + hu.console_text("not_in_these_rules", {"command": "withdraw"})
+    assert answer("hu", "hungariq", "szia") == "· " + hu.console_text("table_talk", {"text": "'szia'"})
