@@ -26,18 +26,22 @@ from .worded import Worded
 # Adapters register their own subcommands (listen, devices, models, …) when installed.
 EXTENSIONS = ("narrator.voice.cli", "narrator.companion.cli", "narrator.report.cli")
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+def _terminal(**kwargs) -> Console:
+    from .console import WholeWords
+
+    return WholeWords(highlight=False, **kwargs)
+
+
+# every message on stderr breaks between words at the terminal's width, and a path in it stays whole
+err = _terminal(stderr=True, soft_wrap=True)
 
 
 def say_error(message: str, label: str = "error", style: str = "red") -> None:
     """A message on stderr, printed literally: it may quote a config, a transcript or a name,
     and none of that is ever read as rich markup."""
-    # broken between words, as the console's own lines are ("[input" / "] microphone" was cut by
-    # the terminal at 80 columns); only a word longer than the line — a long path — is left for
-    # the terminal to wrap, so that it stays whole to be copied. Not a terminal (a log, a pipe):
-    # one message, one line, as ever
-    whole = not err.is_terminal or any(len(word) > err.width - 2 for word in f"{label} {message}".split())
-    err.print(Text.assemble((label, style), " ", str(message)) if label else Text(str(message), style=style), soft_wrap=whole)
+    # broken between words ("[input" / "] microphone" was cut by the terminal at 80 columns), a
+    # long path whole on its own line (see WholeWords); not a terminal: one message, one line
+    err.print(Text.assemble((label, style), " ", str(message)) if label else Text(str(message), style=style))
 
 
 def _words(voice, name: str, **args) -> str:
@@ -360,7 +364,9 @@ async def _run_live(live, first, initial, args, console: Console, journaled: boo
         _let_it_be_said(live)
         return 3
     if not winner:
-        path = str(live.journal.path) if live.journal else ""
+        from .console import path_shown
+
+        path = path_shown(live.journal.path, console) if live.journal else ""
         console.print(Text(live.voice.console_text("stopped", {"path": path})), soft_wrap=True)
     return 0
 
@@ -407,15 +413,20 @@ def _journal_failed(exc: JournalError, voice=None, what: str = "game_stopped") -
     err.print(Text.assemble((f"{_words(voice, what)}: ", "red"), exc.said(voice)), soft_wrap=True)  # a path must stay whole to be copied
 
 
-def _journal_line(live, jpath) -> Text:
-    return Text(live.voice.console_text("journal", {"path": str(jpath)}), style="dim")
+def _journal_line(live, jpath, console: Console | None = None) -> Text:
+    from .console import path_shown
+
+    return Text(live.voice.console_text("journal", {"path": path_shown(jpath, console)}), style="dim")
 
 
 def _resumed_shown(live, console: Console, n: int, jpath) -> None:
     """"Resumed N inputs from F": the count is news once; after a wipe the host still finds the
     journal and help."""
-    console.print(Text(live.voice.console_text("resumed", {"n": n, "path": str(jpath)}), style="dim"), soft_wrap=True)
-    _keep_shown(live, console, _journal_line(live, jpath), now=False)
+    from .console import path_shown
+
+    console.print(Text(live.voice.console_text("resumed", {"n": n, "path": path_shown(jpath, console)}), style="dim"),
+                  soft_wrap=True)
+    _keep_shown(live, console, _journal_line(live, jpath, console), now=False)
 
 
 def _companion_on(args, cfg: Config, header: dict | None = None) -> bool:
@@ -433,7 +444,7 @@ def cmd_play(args) -> int:
     cfg = _checked(lambda: _config(args.config))
     if cfg is None:
         return 2
-    console = Console(highlight=False)
+    console = _terminal()
     voice = _voice_of(cfg)
     explicit = args.journal or cfg.section("journal")["path"]
     try:
@@ -472,11 +483,14 @@ def cmd_play(args) -> int:
                 return 3
         else:
             say_error(_words(voice, "no_reveal_here"), "", "yellow")
-    _keep_shown(live, console, _journal_line(live, jpath))
+    _keep_shown(live, console, _journal_line(live, jpath, console))
     if unnoted is not None:
         # the game is played as ever; only a bare `narrator resume` after a crash would not find
         # it. Kept on the screen through every wipe of the night, so the operator does see it.
-        warning = Text(live.voice.console_text("state_dir", {"folder": str(journals.state_dir()), "path": str(jpath.expanduser().absolute()),
+        from .console import path_shown
+
+        warning = Text(live.voice.console_text("state_dir", {"folder": path_shown(journals.state_dir(), console),
+                                                             "path": path_shown(jpath.expanduser().absolute(), console),
                                                              "reason": unnoted.strerror or str(unnoted)}), style="yellow")
         _keep_shown(live, console, warning)
     return asyncio.run(_run_live(live, first, [deal], args, console, journaled=journaled))
@@ -513,8 +527,11 @@ def _ask(question: str, choices: tuple[str, ...], voice=None) -> str:
     own = (voice or load_voice("en")).answers
     letters = {choice: {LATIN_ANSWERS[choice], *own.get(choice, [])} for choice in choices}
     while True:
+        # printed by the console, broken between words: input()'s own prompt was cut inside a word
+        # at 60 columns ("[b] beenden?" after "(das unterbrochene bleibt" / " erhalten)")
+        err.print(Text(question.rstrip()), end=" ")
         try:
-            reply = input(question).strip().lower()
+            reply = input("").strip().lower()
         except EOFError:
             return ""
         for choice in choices:
@@ -581,7 +598,9 @@ def _check_latest(args, voice=None):
 def _unfinished_choice(jpath: Path, what: str, args, voice=None):
     if getattr(args, "new", False):
         return "new"
-    held = Text(_words(voice, "unfinished", path=str(jpath), what=what), style="yellow")
+    from .console import path_shown
+
+    held = Text(_words(voice, "unfinished", path=path_shown(jpath, err), what=what), style="yellow")
     if not sys.stdin.isatty():
         err.print(held + " " + Text(_words(voice, "unfinished_how", path=str(jpath))))
         return 1
@@ -731,7 +750,7 @@ def cmd_resume(args) -> int:
                             voice)
         if contents is None:
             return 2
-    console = Console(highlight=False)
+    console = _terminal()
     mode = contents.header.get("mode", {})
     try:
         journal = Journal.reopen(jpath)
@@ -755,7 +774,7 @@ def cmd_resume(args) -> int:
             return 3
         live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
         first = live.start_effects()
-        _keep_shown(live, console, _journal_line(live, jpath))
+        _keep_shown(live, console, _journal_line(live, jpath, console))
         return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
     if mode.get("deal_shown") and len(events) == 1 and isinstance(events[0], Deal) and left:
         # stopped while the phones showed the roles and asked Ready: the same deal on the same
@@ -779,7 +798,12 @@ def cmd_resume(args) -> int:
         err.print(Text(_words(voice, "not_seen_yet", seats=", ".join(map(str, left))), style="yellow"))
     live.outputs = _outputs(live, voice_mode, console, _companion_on(args, cfg))
     _resumed_shown(live, console, len(events), jpath)
-    console.print(Text(live.voice.console_text("status_waiting", {"what": live.session.awaiting_text()}), style="dim"))
+    from .console import waiting_text
+
+    # a keypad table's night (no phones, typed at this terminal) waits for its full time, not a timeout
+    keypad = not _companion_on(args, cfg) and cfg.section("input")["console"] and sys.stdin.isatty()
+    console.print(Text(live.voice.console_text("status_waiting", {"what": waiting_text(live, keypad)}), style="dim"),
+                  soft_wrap=True)
     return asyncio.run(_run_live(live, first, initial, args, console, journaled=journaled))
 
 

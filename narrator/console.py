@@ -12,17 +12,20 @@ markup strings, so "Anna [guest]" keeps its bracket and "Bob[/]" cannot break a 
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 import threading
 import time
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
 from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
-from .inputs import InputError, Talk, shown
+from .inputs import INPUT_WORDS, SENTENCE_WORDS, InputError, Talk, shown
 from .language import seat_number
-from .naming import named, names_put
+from .naming import named, names_put, seat_label
 from .rules.roles import team_of
 
 def words(live, name: str, **args) -> str:
@@ -43,6 +46,78 @@ REFEREE_SOURCE = "console-referee"
 # the private answers that reach the console even with phones: the person who typed the input is at
 # the console, not (only) at his phone ("leave 4" typed by the host for a player who feels unwell)
 CONSOLE_ANSWERS = frozenset({"player_left_unwell"})
+
+
+_WORD = re.compile(r"\S+")
+_PART = " · "  # what joins the parts of one line ("journal: F · type help for the inputs")
+
+
+def _break_points(plain: str, width: int) -> list[int]:
+    """Where a line too long for `width` columns is broken: between words, never inside one, and
+    where it can, before a " · " part that fits a line of its own (a part reads whole: "· type help
+    for the inputs", not "· type" / "help for the inputs"). A word longer than the line (a path) is
+    left whole on a line of its own."""
+    units: list[tuple[int, int]] = []
+    start = 0
+    for part in plain.split(_PART):
+        end = start + len(part)
+        if cell_len(part) <= width:
+            units.append((start, end))
+        else:
+            units.extend((start + m.start(), start + m.end()) for m in _WORD.finditer(part))
+        start = end + len(_PART)
+    points: list[int] = []
+    line_start = None
+    for a, b in units:
+        if a == b:
+            continue
+        if line_start is None:
+            line_start = a
+        elif cell_len(plain[line_start:b]) > width:
+            # the break goes before the unit; a " · " before it begins the next line
+            at = a - 2 if plain[max(0, a - 2):a] == "· " else a
+            points.append(at)
+            line_start = at
+    return points
+
+
+class WholeWords(Console):
+    """A console that breaks a line it is told to soft-wrap between words at the terminal's width,
+    never inside a word. rich's soft wrap leaves the breaking to the terminal, which cuts words
+    ("· he" / "lp — список команд"); rich's own wrap folds a word longer than the line — a path —
+    with a newline inside it, and a path copied from the screen must be whole. Here such a word
+    stands alone on its line, and the terminal wraps it without a newline. Not on a terminal (a
+    log, a pipe), one message stays one line."""
+
+    def print(self, *objects, **kwargs) -> None:
+        soft = kwargs.get("soft_wrap")
+        soft = self.soft_wrap if soft is None else soft
+        extra = set(kwargs) - {"soft_wrap", "style", "end"}
+        if not (soft and self.is_terminal and len(objects) == 1 and isinstance(objects[0], Text) and not extra):
+            return super().print(*objects, **kwargs)
+        text = objects[0].copy()
+        if kwargs.get("style"):
+            text.stylize(kwargs["style"])
+        pieces = []
+        for line in text.split("\n", allow_blank=True):
+            points = _break_points(line.plain, self.width)
+            pieces.extend(line.divide(points) if points else [line])
+        for i, piece in enumerate(pieces):
+            piece.rstrip()
+            super().print(piece, soft_wrap=True, end=kwargs.get("end", "\n") if i == len(pieces) - 1 else "\n")
+
+
+def path_shown(path, console: Console | None = None) -> str:
+    """A journal's path as the host reads it at the terminal: under the home folder from "~"
+    ("~/.local/state/narrator/games/…"), which a shell and `narrator resume --journal` read as
+    the home folder — 20 characters less to wrap at 80 columns. Elsewhere (a log) as it is."""
+    text = str(path)
+    if console is not None and not console.is_terminal:
+        return text
+    home = os.path.expanduser("~").rstrip("/")
+    if home and home != "~" and text.startswith(home + "/"):
+        return "~" + text[len(home):]
+    return text
 
 
 def wipe(console: Console) -> None:
@@ -286,7 +361,8 @@ def status_text(live) -> str:
         # hungariq's day waits while an accusation is tried (seed 001): the table asks how much is left
         timer += " · " + words(live, "status_day_held", n=round(held))
     names = live.config.players
-    alive = ", ".join(f"{s} {names[s]}" if s in names else str(s) for s in view["alive"])
+    # each seat named as every other line of the console names it: "3 (Vika)"
+    alive = ", ".join(seat_label(names, s) for s in view["alive"])
     nominations = ", ".join(map(str, view["nominations"])) or words(live, "status_no_nominations")
     if view.get("vote_cancelled"):
         nominations += " " + words(live, "status_vote_cancelled")
@@ -297,8 +373,59 @@ def status_text(live) -> str:
         words(live, "status_more", nominations=nominations, timer=timer,
               fouls=", ".join(f"{s}:{n}" for s, n in view["fouls"].items()) or words(live, "status_no_fouls"))
         if g.rules.get("fouls") else words(live, "status_more_without_fouls", nominations=nominations, timer=timer),
-        words(live, "status_waiting", what=live.session.awaiting_text()),
+        words(live, "status_waiting", what=waiting_text(live)),
     ))
+
+
+def waiting_text(live, keypad_table: bool | None = None) -> str:
+    """What the game waits for, as `status` says it. At a keypad table's night every step runs its
+    full time whatever is typed (a `timeout` there is refused): "the Sheriff's check: a seat
+    number and Enter on the keypad (the step runs its full time)", not "(taps, or timeout)". The
+    step is the one the narrator named aloud; the words are the same whoever is awake or alive."""
+    g = live.game
+    if keypad_table is None:
+        keypad_table = getattr(live, "keypad_table", False)
+    if not (keypad_table and g.state == "night"):
+        return live.session.awaiting_text()
+    line, args = g.awaiting()
+    voice = live.session.voice
+    if line == "awaiting_night_step":
+        return words(live, "status_keypad_step", step=voice.render(args["step"].lstrip("@"), inside=True))
+    if line == "awaiting_identify":
+        return words(live, "status_keypad_identify", role=voice.render(args["role"].lstrip("@"), inside=True))
+    return words(live, "status_keypad_wait")
+
+
+def help_text(live, keypad: bool = False, phones: bool = False) -> str:
+    """What can be typed at this table, in its language: the day's words these rules take (classic
+    nominates, sverige names the nominator, hungariq accuses, grundregeln only votes — seeds 004,
+    000, 001, 003), the referee's where the rules have them, the keypad's night or the phones'
+    `start`, and the console's own. The typed words are English at every table, like tap."""
+    from .inputs import DAY_COMMANDS
+
+    g = live.game
+    seat = words(live, "help_seat")
+    offers = g.day_offers()
+    variant = live.config.variant.name
+    named = getattr(g, "NOMINATOR_NAMED", False)
+    day = []
+    if "nominate" in offers:
+        day.append(f"accuse {seat} [by {seat}]" if variant == "hungariq" else
+                   f"nominate {seat} by {seat}" if named else f"nominate {seat}")
+    if "revoke" in offers:
+        day.append(f"withdraw {seat} by {seat}" if named else f"withdraw {seat}")
+    day.append(words(live, "help_vote"))
+    if "extension" in DAY_COMMANDS.get(variant, ()):
+        day.append("extend")
+    day += [words(live, "help_tap"), "timeout"]
+    referee = [f"{w} {seat}" for w in ("foul", "disqualify", "defeat") if w in offers] + [f"leave {seat}"]
+    lines = [words(live, "help_inputs", words=" · ".join(day)), words(live, "help_referee", words=" · ".join(referee))]
+    if keypad:
+        lines.append(words(live, "help_keypad"))
+    if phones:
+        lines.append(words(live, "help_phones"))
+    lines.append(words(live, "help_console"))
+    return "\n".join(lines)
 
 
 def state_name(live) -> str:
@@ -343,9 +470,10 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
     elif word == "quit":
         live.submit_control(word)
     elif word == "help":
-        console.print(Text(words(live, "help")))
+        # each of its parts whole on a line where it can ("· nominate <seat>", not "nominate" / "<seat>")
+        console.print(Text(help_text(live, keypad is not None, on_start is not None)), soft_wrap=True)
     elif word == "status":
-        live.submit_control(lambda: console.print(Text(status_text(live))))
+        live.submit_control(lambda: console.print(Text(status_text(live)), soft_wrap=True))
     elif not line.split("#", 1)[0].strip():
         note(console, words(live, "comment"))
     elif word == "timeout" and full_nights:
@@ -361,7 +489,7 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
 
         live.submit_line(line, refuse=at_night)
     else:
-        if word == "tap" and full_nights:
+        if word in ("tap", "vote") and full_nights:
             # `tap 3 7` names its seat, but not its step: typed at the table's terminal it belongs
             # to the step it was typed in, as a keypad seat does — the mafioso's late `tap 3 7`
             # must not become the Don's check, nor a day's vote reach the night
@@ -380,7 +508,7 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
             if item is not None and not isinstance(item, Talk):
                 live.submit_line(line, refuse=other_step)
                 return
-        if word not in ("deal", "say", "tap", "foul", "disqualify", "defeat", "timeout", "leave", "extend"):
+        if word not in INPUT_WORDS:
             line = "say " + line  # a bare sentence is taken as heard at the table
         if word in REFEREE_WORDS and full_nights and (word == "leave" or word in live.game.day_offers()):
             # the referee at the table's terminal: at night his answer is not for the awake players'
@@ -402,10 +530,39 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
                 note(console, words(live, "no_such_seat_typed", text=shown(item.text.strip()), n=str(live.config.seats)))
             elif any(c.isnumeric() and (not c.isdecimal() or live.game.state == "night") for c in item.text):
                 note(console, words(live, "not_a_seat", text=shown(item.text)))
+            elif keypad is not None and live.game.state == "night":
+                # nobody talks at night: whoever types now is at the keypad, and is told what it
+                # takes — in the same words at every step, for every seat, alive or not
+                note(console, words(live, "keypad_night_seat", text=shown(item.text)))
+            elif (other := _other_rules_word(live, item.text)) is not None:
+                # "I nominate player 3" at a hungariq table (it accuses, seed 001): not talk
+                note(console, words(live, "not_in_these_rules", command=other))
             else:
                 note(console, words(live, "table_talk", text=shown(item.text)))
             return
+        if word in SENTENCE_WORDS and ("revoke" if word in ("withdraw", "revoke") else "nominate") not in live.game.day_offers():
+            # grundregeln nominates nobody (seed 003: everybody points), hungariq withdraws no
+            # accusation (seed 001): the core's "nominate only during your own speech" would be untrue
+            note(console, words(live, "not_in_these_rules", command=word))
+            return
         live.submit_line(line)
+
+
+# a sentence of another rule system's day, by its typed word: answered as no input of these rules
+_OTHER_RULES_WORD = {"nominate": "nominate", "nominate_by": "nominate", "revoke": "withdraw", "withdraw_by": "withdraw",
+                     "cancel": "cancel", "accuse": "accuse", "extension": "extend"}
+
+
+def _other_rules_word(live, text: str) -> str | None:
+    """The typed word of a day sentence that other rules take and these do not, said in the
+    table's language or in English ("I nominate player 3" at a hungariq table): None for talk."""
+    from .language import Command, load_voice
+
+    for voice in (live.session.voice, load_voice("en")):
+        parsed = voice.parse(text, only=set(_OTHER_RULES_WORD))
+        if isinstance(parsed, Command):
+            return _OTHER_RULES_WORD[parsed.kind]
+    return None
 
 
 def read_console(live, stream=None, console: Console | None = None, keypad=None, on_start=None) -> threading.Thread:

@@ -1,8 +1,10 @@
-"""The input lines a transcript or the console takes: deal, say, tap, foul, disqualify, defeat, leave,
-extend, timeout.
+"""The input lines a transcript or the console takes: deal, say, tap, vote, nominate, withdraw,
+accuse, foul, disqualify, defeat, leave, extend, timeout.
 
 `say` sentences are in the table's language, exactly as the recogniser delivers them; they are
-turned into core events here so that typed and heard commands are one and the same thing.
+turned into core events here so that typed and heard commands are one and the same thing. Typed,
+a sentence is understood in English as well (see `sentence_event`); heard, in the table's
+language only.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .flow.events import Deal, Defeat, Disqualify, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
-from .language import MAX_SEAT_DIGITS, Command, Malformed, Voice, seat_number
+from .language import MAX_SEAT_DIGITS, Command, Malformed, Voice, load_voice, seat_number
 from .rules.roles import ROLE_ALIASES
 from .worded import Worded
 
@@ -68,6 +70,15 @@ DAY_COMMANDS = {
 # the referee's and the host's commands that name one seat: foul 4, disqualify 4, defeat 4, leave 4
 SEAT_COMMANDS = {"foul": Foul, "disqualify": Disqualify, "defeat": Defeat, "leave": Leave}
 
+# the day's sentences as typed words, in English at every table like tap and foul (a club's scorer
+# types `nominate 3` whatever the table speaks): `nominate 3`, `withdraw 3`, `accuse 3`, each with
+# `by 7` where the rules name who says it (sverige's nominator, seed 000). Hungariq's accusation
+# is its nomination (seed 001); the rules answer one they do not take as a spoken one is answered.
+SENTENCE_WORDS = {"nominate": Nominate, "accuse": Nominate, "withdraw": Revoke, "revoke": Revoke}
+
+# every word a typed line may begin with (anything else is a sentence, as if after `say`)
+INPUT_WORDS = ("deal", "say", "tap", "vote", *SENTENCE_WORDS, *SEAT_COMMANDS, "extend", "timeout")
+
 
 def command_event(cmd: Command) -> Event:
     if cmd.kind in ("nominate", "nominate_by", "accuse"):
@@ -83,7 +94,26 @@ def command_event(cmd: Command) -> Event:
     raise InputError(f"command {cmd.kind!r} is not used during the day")
 
 
-def sentence_event(text: str, voice: Voice, variant: str = "classic") -> Event | Talk:
+def sentence_event(text: str, voice: Voice, variant: str = "classic", typed: bool = False) -> Event | Talk:
+    """A sentence said at the table (or typed as one) as the event it commands, or Talk.
+
+    `typed`: a club's scorer types English whatever the table speaks ("I nominate player 3" at a
+    Russian table was table talk). A typed sentence that is no command in the table's language is
+    read as English too — the day's English sentences are no words of talk in another language, so
+    nothing said in the table's own words changes meaning. The microphone hears the table's
+    language only: its grammar is the table's."""
+    event = _sentence_in(text, voice, variant)
+    if typed and isinstance(event, Talk) and voice.lang != "en":
+        try:
+            english = _sentence_in(text, load_voice("en", variant), variant)
+        except InputError:
+            return event  # English-like talk that is no command ("I nominate the quiet one"): talk
+        if not isinstance(english, Talk):
+            return english
+    return event
+
+
+def _sentence_in(text: str, voice: Voice, variant: str) -> Event | Talk:
     only = DAY_COMMANDS.get(variant)
     parsed = voice.parse(text, only=only)
     if only and "nominate_by" in only and not isinstance(parsed, Command):
@@ -126,7 +156,7 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
     if word == "say":
         if not rest:
             raise InputError("say needs a sentence", key="say_empty")
-        return sentence_event(rest, voice, variant)
+        return sentence_event(rest, voice, variant, typed=True)
     if word == "deal":
         if rest.strip().lower() == "cards":
             return Deal((), (), cards=True)  # physical cards: the roles show themselves at night zero
@@ -148,17 +178,26 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
                 raise InputError(f"deal: {shown(role)} is no role", key="deal_role", text=shown(role))
             roles.append((_int(seat, "deal seat"), ROLE_ALIASES.get(role, role)))
         return Deal(tuple(roles), tuple(extras))
-    if word == "tap":
+    if word in ("tap", "vote"):
+        # `vote 5 3`: player 5's vote for 3, as `tap 5 3` takes it (the scorer's word for a hand)
         parts = rest.split()
         if len(parts) != 2:
-            raise InputError("tap takes a seat and a target: tap 3 7, or tap 3 yes", key="tap_two")
-        seat = _int(parts[0], "tap seat")
+            raise InputError(f"{word} takes a seat and a target: {word} 3 7, or {word} 3 yes", key=f"{word}_two")
+        seat = _int(parts[0], f"{word} seat")
         target = parts[1].lower()
         if target in YES:
             return Tap(seat, answer=True)
         if target in NO:
             return Tap(seat, answer=False)
-        return Tap(seat, _int(target, "tap target"))
+        return Tap(seat, _int(target, f"{word} target"))
+    if word in SENTENCE_WORDS:
+        parts = rest.split()
+        if len(parts) not in (1, 3) or len(parts) == 3 and parts[1].lower() != "by":
+            raise InputError(f"{word} takes a seat, and who says it where the rules ask: {word} 4, or {word} 4 by 7",
+                             key="sentence_word", command=word)
+        seat = _int(parts[0], f"{word} seat")
+        by = _int(parts[2], f"{word} seat") if len(parts) == 3 else None
+        return SENTENCE_WORDS[word](seat, by)
     if word in SEAT_COMMANDS:
         parts = rest.split()
         if len(parts) != 1:
@@ -169,5 +208,6 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
             # "extend 5" is no extension of 5 minutes: its length is the rule's, so say so
             raise InputError(f"{word} takes nothing after it", key="nothing_after", command=word)
         return Extend() if word == "extend" else Timeout()
-    raise InputError(f"unknown input {shown(word)}: use deal, say, tap, foul, disqualify, defeat, leave, extend or timeout",
+    raise InputError(f"unknown input {shown(word)}: use deal, say, tap, vote, nominate, withdraw, accuse, foul, disqualify, "
+                     "defeat, leave, extend or timeout",
                      key="unknown", text=shown(word))

@@ -75,7 +75,7 @@ def screen_after_last_wipe(seen: bytearray, before: bytes) -> str:
 
 def test_names_stand_by_their_numbers_and_the_journal_line_outlives_every_wipe(tmp_path):
     journal = tmp_path / "tonight.jsonl"
-    help_line = EN.console_text("journal", {"path": str(journal)})
+    help_line = EN.console_text("journal", {"path": "~/tonight.jsonl"})  # HOME is tmp_path: the path from ~
     seen = bytearray()
     with play_on_a_terminal(tmp_path, config(journal), columns=80) as (play, master):
         tail = lambda: bytes(seen[-1500:]).decode(errors="replace")  # noqa: E731
@@ -124,10 +124,11 @@ ODD = [
     ("+3", EN.console_text("not_a_seat", {"text": "'+3'"})),
     ("3.0", EN.console_text("not_a_seat", {"text": "'3.0'"})),
     ("[red]3[/red]", EN.console_text("not_a_seat", {"text": "'[red]3[/red]'"})),
-    ("[/]", EN.console_text("table_talk", {"text": "'[/]'"})),
+    # nobody talks at night: a line without a digit is told what the keypad takes
+    ("[/]", EN.console_text("keypad_night_seat", {"text": "'[/]'"})),
     ("7" * 500, "(500 characters)"),
-    ("\x01", EN.console_text("table_talk", {"text": "'\\x01'"})),
-    ("\x1b[A", EN.console_text("table_talk", {"text": "'\\x1b[A'"})),
+    ("\x01", EN.console_text("keypad_night_seat", {"text": "'\\x01'"})),
+    ("\x1b[A", EN.console_text("keypad_night_seat", {"text": "'\\x1b[A'"})),
 ]
 
 
@@ -218,12 +219,11 @@ def test_a_message_on_an_80_column_terminal_breaks_between_words_and_a_long_path
     left whole for the terminal to wrap, so that it can be copied."""
     import io
 
-    from rich.console import Console
-
     from narrator import cli
+    from narrator.console import WholeWords
 
     out = io.StringIO()
-    monkeypatch.setattr(cli, "err", Console(file=out, force_terminal=True, width=80, soft_wrap=True, highlight=False, color_system=None))
+    monkeypatch.setattr(cli, "err", WholeWords(file=out, force_terminal=True, width=80, soft_wrap=True, highlight=False, color_system=None))
     message = EN.printed("cli", "no_microphone")
     cli.say_error(message, "", "yellow")
     lines = out.getvalue().splitlines()
@@ -232,7 +232,8 @@ def test_a_message_on_an_80_column_terminal_breaks_between_words_and_a_long_path
     out.truncate(0), out.seek(0)
     path = "/home/anna/club/" + "very-long-folder-name/" * 4 + "tonight.jsonl"
     cli.say_error(f"{path}: the disk is full", "error")
-    assert path in out.getvalue()
+    # on a line of its own, with no newline in it: the terminal wraps it, and it copies whole
+    assert out.getvalue().splitlines() == ["error", f"{path}:", "the disk is full"], out.getvalue()
 
 
 def test_after_a_resume_the_journal_line_is_back_after_every_wipe(tmp_path):
@@ -245,7 +246,7 @@ def test_after_a_resume_the_journal_line_is_back_after_every_wipe(tmp_path):
     from test_console_hotseat import ROOT
 
     journal = tmp_path / "tonight.jsonl"
-    help_line = EN.console_text("journal", {"path": str(journal)})
+    help_line = EN.console_text("journal", {"path": "~/tonight.jsonl"})  # HOME is tmp_path: the path from ~
     seen = bytearray()
     with play_on_a_terminal(tmp_path, config(journal)) as (play, master):
         to_the_first_night(master, seen)

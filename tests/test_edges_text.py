@@ -128,7 +128,7 @@ def test_names_with_brackets_are_printed_literally_and_the_speech_timer_starts()
     cfg = BASE + '[dealing]\nseed = 3\n[timers]\nspeech = 600\n[players]\n1 = "Anna [guest]"\n2 = "Bob[/]"\n3 = "[bold]Eve"\n'
     live, printed = _console_game(["timeout"] * 6 + ["status", "quit"], cfg)
     assert "(Anna [guest])" in printed and "(Bob[/])" in printed and "([bold]Eve)" in printed
-    assert "alive: 1 Anna [guest], 2 Bob[/], 3 [bold]Eve" in printed
+    assert "alive: 1 (Anna [guest]), 2 (Bob[/]), 3 ([bold]Eve" in printed
     assert live.game.state == "speeches" and live._timer_name == "speech"
 
 
@@ -144,7 +144,7 @@ def test_a_real_console_game_answers_every_bad_line(tmp_path):
     # the console answers in the table's language, and a path stays whole to be copied
     assert "'³' ist keine Platznummer" in r.stdout
     assert "(Anna [Gast])" in r.stdout and "(Bob[/])" in r.stdout
-    assert "Phase: Tag: Reden · Tag 1 · im Spiel: 1 Anna [Gast], 2 Bob[/]" in r.stdout
+    assert "Phase: Tag: Reden · Tag 1 · im Spiel: 1 (Anna [Gast]), 2 (Bob[/])" in r.stdout
     assert f"Spiel angehalten; weiter mit: narrator resume --journal {tmp_path / 'j.jsonl'}" in r.stdout
 
 

@@ -383,9 +383,11 @@ def test_on_the_speaker_a_key_typed_while_the_don_is_woken_is_not_his_check(tmp_
     starts = np.flatnonzero(np.diff(loud.astype(int)) == -1) + 1
     ends = np.flatnonzero(np.diff(loud.astype(int)) == 1) + 1
     gaps = sorted((e - s) * 0.02 for s in starts for e in ends[ends > s][:1])
-    # night 1's three steps (mafia, Don, Sheriff) are the three longest silences: 5 s each
+    # night 1's three steps (mafia, Don, Sheriff) are the three longest silences: 5 s each. Never
+    # shorter; longer only by the loop's lateness on a loaded machine (5.3 s at load 10 in CI),
+    # where a step that waited for what was typed would be whole seconds longer
     night = gaps[-3:]
-    assert all(5 - 0.05 <= g <= 5 + 0.25 for g in night), f"night steps heard as {night}"
+    assert all(5 - 0.05 <= g <= 5 + 0.6 for g in night), f"night steps heard as {night}"
 
 
 def test_the_keypads_answer_to_the_mafia_names_a_removed_or_departed_mafioso_until_the_morning(tmp_path):
