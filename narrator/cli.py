@@ -429,8 +429,12 @@ def _resumed_shown(live, console: Console, n: int, jpath) -> None:
     _keep_shown(live, console, _journal_line(live, jpath, console), now=False)
 
 
-def _companion_on(args, cfg: Config) -> bool:
-    return bool(getattr(args, "companion", False) or cfg.section("companion")["enabled"])
+def _companion_on(args, cfg: Config, header: dict | None = None) -> bool:
+    """The companion runs: asked for (--companion), enabled in the config, or — for a journaled
+    game — noted in its header as having run (session.companion_ran, which the report reads too)."""
+    from .session import companion_ran
+
+    return bool(getattr(args, "companion", False) or companion_ran(header or {}, cfg))
 
 
 def cmd_play(args) -> int:
@@ -671,7 +675,7 @@ def _config_read(args) -> Config:
 
 def cmd_resume(args) -> int:
     from .live import LiveSession
-    from .session import as_played
+    from .session import as_played, companion_ran
 
     before = _voice_before_the_journal(args)
     if not args.journal and getattr(args, "config", None):
@@ -728,8 +732,15 @@ def cmd_resume(args) -> int:
         say_error(_words(voice, "config_not_valid_here", path=str(jpath)), error)
         return 2
     # the game as it was played: with phones that took its votes (the header notes that the
-    # companion ran), or with hands
-    args.companion = getattr(args, "companion", False) or contents.header.get("mode", {}).get("companion", False)
+    # companion ran, or a line that its phones joined at a resume), or with hands
+    asked = bool(getattr(args, "companion", False))
+    ran = companion_ran(contents.header, cfg)
+    joined = contents.companion_from
+    args.companion = asked or ran or joined is not None
+    # a game begun without phones, resumed with them (--companion): they take the votes from now on,
+    # as the narrator will call them — the journal notes where they came, so a later resume and
+    # the report read the inputs before it as hands and those after it as the phones' (README)
+    join_now = asked and not ran and joined is None
     cfg = as_played(cfg, _companion_on(args, cfg))
     voice = _voice_of(cfg)
     bad = _refused_event(cfg, contents)
@@ -743,10 +754,13 @@ def cmd_resume(args) -> int:
     mode = contents.header.get("mode", {})
     try:
         journal = Journal.reopen(jpath)
+        if join_now:
+            journal.companion_joined()
+            joined = len(contents.events)
     except (JournalError, DamagedJournal) as exc:
         say_error(exc.said(voice), _words(voice, "error"))
         return 2
-    live = LiveSession(cfg, journal)
+    live = LiveSession(cfg, journal, companion_from=None if ran else joined)
     voice_mode = args.voice or mode.get("voice") or cfg.section("voice")["output"]
     events = contents.events
     left = [s for s in range(1, cfg.seats + 1) if s not in contents.revealed]

@@ -259,6 +259,9 @@ class JournalContents:
     # the last mark of each timer, in the order of their last marks: a day's clock held during a
     # trial keeps its own mark while the trial's timers note theirs (hungariq, seed 001)
     timer_marks: dict[int, float] = field(default_factory=dict)
+    # a game begun without the companion whose phones joined at a resume: the number of inputs
+    # played before they came (by hand until then, on the phones from then on); None: no such line
+    companion_from: int | None = None
 
     @property
     def timer_mark(self) -> tuple[int, float] | None:
@@ -323,6 +326,12 @@ class Journal:
         seconds, at a pause and when a trial holds the day's clock, so a resume gives a speaker
         the rest of his time, and the table the rest of its day, not a new one."""
         self._write({"t": round(time.time(), 3), "timer": number, "left": round(left, 1)})
+
+    def companion_joined(self) -> None:
+        """The phones came to the table here (`narrator resume --companion` of a game begun
+        without them): the inputs after this line were played with them — the votes on the
+        phones where the config puts them there — and a resume or a report reads them so."""
+        self._write({"t": round(time.time(), 3), "companion": True})
 
     def finish(self, winner: str | None) -> None:
         self._write({"t": round(time.time(), 3), "end": winner})
@@ -437,7 +446,7 @@ def is_locked(path: Path) -> int | None:
 
 
 # ---------------------------------------------------------------------- reading
-_LINE_KINDS = ({"t", "event"}, {"t", "end"}, {"t", "revealed"}, {"t", "timer", "left"})
+_LINE_KINDS = ({"t", "event"}, {"t", "end"}, {"t", "revealed"}, {"t", "timer", "left"}, {"t", "companion"})
 
 
 def read(path: Path, salvage: bool = False) -> JournalContents:
@@ -532,6 +541,11 @@ def _body_line(obj, contents: JournalContents, n: int) -> Worded | None:
         number, left = mark
         contents.timer_marks.pop(number, None)  # to the end: the last noted is the last key
         contents.timer_marks[number] = left
+    elif "companion" in obj:
+        if obj["companion"] is not True:
+            return why("companion", "a damaged note of the phones joining the game")
+        if contents.companion_from is None:
+            contents.companion_from = len(contents.events)
     elif "revealed" in obj:
         seat = obj["revealed"]
         if not isinstance(seat, int) or isinstance(seat, bool):

@@ -21,7 +21,7 @@ from typing import Protocol
 from .config import Config
 from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .flow.events import EndSpeech, Event, Tap, Timeout, event_to_dict
-from .flow.game import PHONES
+from .flow.game import PHONE_TWINS, PHONES
 from .inputs import InputError, Talk
 from .journal import Journal, JournalError
 from .session import Session
@@ -128,9 +128,13 @@ class Answer:
 
 
 class LiveSession:
-    def __init__(self, config: Config, journal: Journal | None, outputs: list[Output] | None = None, jitter_rng: random.Random | None = None):
+    def __init__(self, config: Config, journal: Journal | None, outputs: list[Output] | None = None, jitter_rng: random.Random | None = None,
+                 companion_from: int | None = None):
+        """`companion_from`: a game begun without phones whose phones joined at a resume — the
+        number of its journaled inputs played by hand before they came (JournalContents)."""
         # Night steps keep their full length live, so their duration never tells who is dead.
-        self.session = Session(config, fixed_night_steps=True)
+        self.session = Session(config, fixed_night_steps=True, companion=not companion_from)
+        self.companion_from = companion_from
         self.config = config
         self.journal = journal
         self.outputs: list = list(outputs or [])
@@ -160,6 +164,9 @@ class LiveSession:
         self.failure: JournalError | None = None  # why the game stopped when the journal failed
         # after a resume: the private lines of the night so far, for a phone that comes back
         self.told_tonight: list[Tell] = []
+        # after a resume: what the core recorded as the journal was replayed (the votes of the day so
+        # far), for an adapter that shows what was recorded (a phone names its vote)
+        self.replayed_records: list[dict] = []
         # the night step whose time is running (a number per step opened), None between steps and
         # while a step's opening lines are still being said: a keypad line belongs to the step it
         # was typed in, and a late Enter must not become the next role's choice
@@ -300,8 +307,11 @@ class LiveSession:
         opening: list[Say] = []  # the public lines of the moment the running phase began
         count = 0
         openings: dict[str, list[Say]] = {}  # the opening lines of each step of this phase so far
-        for ev in replayed:
+        for n, ev in enumerate(replayed, start=1):
             batch = self.session.feed(ev)
+            self.replayed_records.extend(e.entry for e in batch if isinstance(e, Record))
+            if n == self.companion_from:
+                self.session.companion_joined()  # the inputs after this one were played with the phones
             since = 0  # where the running step's own lines begin in this batch
             for i, e in enumerate(batch):
                 if isinstance(e, Timer):
@@ -331,6 +341,10 @@ class LiveSession:
                 elif isinstance(e, Tell):
                     told.append(e)
                     self.told_tonight.append(e)
+        if self.game.votes_on_phones:
+            # the phones joined at this very resume: the vote that runs is called again as they take
+            # it («Rösta i mobilen. NU!»), not with the hands it was called with before
+            opening = [Say(s.line + PHONES, s.args) if s.line in PHONE_TWINS else s for s in opening]
         running = [*opening, last_timer] if last_timer and last_timer.name else []
         # dispatching the running timer again counts it again: it keeps its number
         self._timer_count = count - 1 if running else count

@@ -31,12 +31,29 @@ def as_played(config: Config, companion: bool) -> Config:
     return replace(config, sections={**config.sections, "companion": {**config.section("companion"), "votes": False}})
 
 
+def companion_ran(header: dict, config: Config) -> bool:
+    """Whether a journaled game was played with the companion from its start: its header notes it
+    (`narrator play --companion` writes mode.companion), or its config enables it. The one rule
+    `narrator resume` and `narrator report` both read a journal by; phones that joined later are
+    noted where they joined (JournalContents.companion_from, the journal's "companion" line)."""
+    mode = header.get("mode")
+    return isinstance(mode, dict) and bool(mode.get("companion")) or bool(config.section("companion")["enabled"])
+
+
 class Session:
-    def __init__(self, config: Config, fixed_night_steps: bool = False):
+    def __init__(self, config: Config, fixed_night_steps: bool = False, companion: bool = True):
+        """`companion`: whether the phones are at the table now; without them the votes are by
+        hand whatever `[companion] votes` says (as_played), until `companion_joined()`."""
         self.config = config
         self.voice: Voice = load_voice(config.language, config.variant.name)
         self.game = Game(config.variant, config.rules, config.timers, config.seats, fixed_night_steps, config.roles,
-                         votes_on_phones(config))
+                         votes_on_phones(as_played(config, companion)))
+
+    def companion_joined(self) -> None:
+        """The phones came to the table here (`narrator resume --companion` of a game begun without
+        them): from the next input on, the votes are theirs where the config puts them there, and
+        the narrator calls them in the phones' words."""
+        self.game.votes_on_phones = votes_on_phones(self.config)
 
     def start(self) -> list[Effect]:
         return self.game.start()
@@ -76,4 +93,4 @@ class Session:
         return self.voice.render(line, args)
 
 
-__all__ = ["Session", "InputError", "Talk", "as_played", "votes_on_phones"]
+__all__ = ["Session", "InputError", "Talk", "as_played", "companion_ran", "votes_on_phones"]

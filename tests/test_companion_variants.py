@@ -37,10 +37,11 @@ def test_a_swedish_hand_vote_counts_only_the_hands_for_the_name_being_called():
             t.live.fire()  # the hands for 7 are counted; 8 is called
             await until(lambda: phones[4].screen["choices"] == [8])
             # seed 000: one vote per player per day — a hand that went up for 7 has no button for 8,
-            # and its phone says why; a player who has not voted gets the button
+            # and its phone says on whom it went up; a player who has not voted gets the button
             await until(lambda: phones[1].screen["voted"], what="seat 1's spent vote")
+            assert phones[1].screen["voted"] == "You voted for player 7."
             assert phones[1].screen["ask"] is None and phones[1].screen["choices"] == []
-            assert (phones[4].screen["ask"], phones[4].screen["voted"]) == ("seat", False)
+            assert (phones[4].screen["ask"], phones[4].screen["voted"]) == ("seat", None)
             late = await phones[4].tap(7)
             assert not late["ok"], "a stale screen: the hands for 7 are counted"
             assert not (await phones[1].tap(8))["ok"], "one vote per player per day (a stale page's tap)"

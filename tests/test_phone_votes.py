@@ -470,3 +470,69 @@ def test_votes_on_phones_without_the_companion_are_hands(tmp_path):
     resumed.wait_for(sv.render("hand_vote", {"seat": 7}))
     resumed.end(kill=False)
     assert sv.render("hand_vote_phones", {"seat": 7}) not in "".join(played.out + resumed.out)
+
+
+def test_a_game_begun_by_hand_and_resumed_with_phones_takes_its_votes_on_them_from_there(tmp_path):
+    """`narrator play` without phones, killed (kill -9) in the middle of a Swedish hand vote, then
+    `narrator resume --companion`: the phones come to the table, so the vote that runs is called
+    again as they take it («Rösta i mobilen. NU!») and counted as votes. The journal notes where
+    they joined: the report reads every line as the table heard it — the hands before, the phones
+    after — and a plain `narrator resume` later comes back with the phones (README: After a crash)."""
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(club("sverige", "sv", SV_DEAL, False, "hand_vote = 30"))
+    journal = tmp_path / "game.jsonl"
+    sv = load_voice("sv", "sverige")
+    played = Narrator(["play", "--config", str(cfg), "--journal", str(journal), "--voice", "text", "--no-reveal"], tmp_path)
+    played.play(SV_LIVE)
+    played.wait_for(sv.render("hand_vote", {"seat": 7}))
+    played.type("tap 1 7")
+    played.wait_for("spelare 1 röstar på spelare 7")
+    played.end(kill=True)
+    assert read(journal).companion_from is None
+
+    resumed = Narrator(["resume", "--journal", str(journal), "--voice", "text", "--companion"], tmp_path)
+    call = sv.render("hand_vote_phones", {"seat": 7})
+    resumed.wait_for(call)
+    contents = read(journal)
+    assert contents.companion_from == len(contents.events), "the phones joined where the game stood"
+    resumed.type("tap 2 7", "tap 3 7")
+    resumed.wait_for("spelare 3 röstar på spelare 7")
+    resumed.end(kill=True)
+    # killed once more: a resume without --companion knows the phones are at the table
+    again = Narrator(["resume", "--journal", str(journal), "--voice", "text"], tmp_path)
+    again.wait_for(call)
+    again.type("timeout")
+    again.wait_for(sv.render("night_falls", {}))
+    again.end(kill=False)
+
+    first, second, third = played.said(), resumed.said(), again.said()
+    assert sv.render("hand_vote", {"seat": 7}) in first and call not in first, first
+    assert second[:2] == [sv.render("resuming", {}), call], second
+    assert third[:2] == [sv.render("resuming", {}), call], third
+    assert "Spelare 7: 3 röster." in third, third
+    assert not any(hands("sv", line) for line in second + third)
+    # the keypad's explanation is the table's, said by the command line when a game without phones begins
+    keypad = {sv.render("keypad_masking", {}), sv.render("keypad_masking_sound", {})}
+    heard = [line for line in first if not any(k.startswith(line) for k in keypad)] + second[2:] + third[2:]
+    record = read_game(journal)
+    assert [sv.render(e["line"], e["args"]) for e in record.entries if e["type"] == "say"] == heard
+    assert [(e["voter"], e["seat"]) for e in record.entries if e["type"] == "vote"] == [(1, 7), (2, 7), (3, 7)]
+
+
+def test_the_note_of_the_phones_joining_is_read_as_a_journal_line_and_a_damaged_one_is_named(tmp_path):
+    """The journal's "companion" line counts the inputs before it; one that is not `true` is
+    damage, named in the table's words like any other damaged line."""
+    from narrator.journal import DamagedJournal, Journal
+
+    path = tmp_path / "game.jsonl"
+    j = Journal.create(path, "club.toml", 'variant = "sverige"\nlanguage = "sv"\n', {"companion": False})
+    j.append(Timeout())
+    j.companion_joined()
+    j.append(Timeout())
+    j.close()
+    contents = read(path)
+    assert (contents.companion_from, len(contents.events)) == (1, 2)
+    path.write_text(path.read_text().replace('"companion": true', '"companion": "yes"'))
+    with pytest.raises(DamagedJournal) as exc:
+        read(path)
+    assert exc.value.line == 3 and "en skadad anteckning om att mobilerna kom med i spelet" in exc.value.said(load_voice("sv"))

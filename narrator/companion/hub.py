@@ -224,6 +224,13 @@ class Hub:
         # it and whose it was — his phone's, or the host's (his screen, the console) for him. A
         # phone's answer says this, whatever raced it: never a guess from the tap it answers
         self._cast: dict[int, tuple[int, tuple, str]] = {}
+        # seat -> (the vote's round, the seat he voted for, his yes or no): his vote in the vote
+        # that runs, as the core recorded it (a raised hand typed as "yes" is the name called), for
+        # the line on his own phone that names it. A resumed game's votes come from its replay
+        self._given: dict[int, tuple[str, int | None, bool | None]] = {}
+        self._own_due: set[int] = set()  # seats whose own screen changed (his vote is in): sent alone
+        for entry in getattr(live, "replayed_records", ()):
+            self._note_vote(entry)
         self._caption_before: str | None = None
         self._caption_paused: str | None = None  # the caption a pause covered: back at resume
         self._extend_mine = False  # the Extend being applied now is the phones' own
@@ -322,9 +329,10 @@ class Hub:
             "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
             "role_names": self._role_names(view),
             "you": seat,
-            # this seat's vote is spent (a Swedish day's one vote went to an earlier name): said on
-            # its own phone, which has no button for the name being called
-            "voted": self._voted_before(seat),
+            # this seat's vote in the vote that runs, as the game recorded it ("You voted for player
+            # 7."): on its own phone alone, on the ballot it voted on and under the names called
+            # after it (a Swedish day's one vote, seed 000), where it has no button any more
+            "voted": self.vote_given(seat),
             # this seat's player is out, in his own words (disqualified, a fourth foul, left the
             # table, or out as the dead are): only once the table has been told, from the public view
             "out": self.out_line(seat),
@@ -422,12 +430,41 @@ class Hub:
             return [seat]
         return []
 
-    def _voted_before(self, seat: int) -> bool:
-        """A living seat the open ballot no longer calls on, whose vote was on an earlier screen."""
+    def vote_given(self, seat: int) -> str | None:
+        """The seat's own vote in the vote that runs, as the game recorded it — his tap, the host's
+        press for him, a hand the console typed — worded as his phone says it: "You voted for
+        player 7.", «Du röstade på spelare 7.» (a raised hand typed as "yes" is the name that was
+        called), "You voted to execute player 4.". None while the vote still calls on him, or when
+        he gave none in it: a player in a grundregeln tie-break who was silent in the final vote
+        reads no vote of his (seed 003: the last dead decides, nobody votes again)."""
         g = self.game
         if g.state in ("night", "setup", "kamikaze", "over") or self.ballot() is None or seat not in g.alive:
-            return False
-        return seat not in self._called_voters() and self._voted.get(seat) != self.epoch
+            return None
+        given = self._given.get(seat)
+        if given is None or seat in self._called_voters():
+            return None
+        kind, target, answer = given
+        if target is not None:
+            return self.word("voted_pointing" if kind == "pointing" else "voted_for", seat=self.seat_label(target))
+        key = {"support_vote": "voted_support_", "execution_vote": "voted_execution_", "all_leave": "voted_all_leave_"}
+        return self.word(key.get(kind, "voted_") + ("yes" if answer else "no"), seat=self.seat_label(self._subject()))
+
+    def _note_vote(self, entry: dict) -> bool:
+        """Keep each seat's vote as the core recorded it; a new round or a new phase forgets them
+        (a Swedish re-vote gives every player his vote again). True when a seat's vote changed."""
+        kind = entry.get("type")
+        if kind in ("vote_open", "phase"):
+            self._given.clear()
+        elif kind == "vote" and _is_int(entry.get("voter")):
+            target = entry.get("seat") if _is_int(entry.get("seat")) else None
+            answer = {"yes": True, "no": False}.get(entry.get("answer"))
+            if target is None and answer is None:
+                return False
+            # classic's "should they all leave?" has no round of its own in the record: its answers are yes or no
+            round_ = entry.get("round") or ("all_leave" if target is None else "vote")
+            self._given[entry["voter"]] = (str(round_), target, answer)
+            return True
+        return False
 
     # how a seat left the game, as its own phone words it: the referee's removals and a leave are
     # not a death, and a disqualified player does not read that he was killed (seed 004 §5-7)
@@ -865,6 +902,19 @@ class Hub:
             self._votes_cast_before()
         self._schedule_flush()
 
+    def timer_started(self, resumed_at: float | None = None) -> None:
+        """The running timer's time runs from now: its line has been heard (LiveSession). The
+        phones got the screen when the line was queued, with the time the speaker then expected
+        it to take — a guess where a line is still being rendered. By day they now get the true
+        time left, so a vote's countdown ends with its window: the Swedish call «… Rösta i
+        mobilen. NU!» shows its buttons from the moment it is queued, and its 5 s run from «NU!»
+        (docs/companion.md). At night nothing is sent: a step's frames are the same for every seat,
+        and the moment a step's line ends is the table's, not news for a phone."""
+        if self.game.state in ("night", "setup", "over") or not self.timer_name:
+            return
+        self._dirty = True
+        self._schedule_flush()
+
     def _hosts_refused(self, text: str) -> None:
         frame = json.dumps({"t": "refused", "text": text}, ensure_ascii=False)
         for conn in list(self.hosts):
@@ -969,12 +1019,17 @@ class Hub:
             if kind == "input" and ev.get("type") == "tap" and isinstance(seat, int) and self._day_vote_screen():
                 # a day vote, whoever typed or tapped it, on the screen it was made on
                 self._voted[seat] = self.epoch
-                self._cast[seat] = (self.epoch, (ev.get("target"), ev.get("answer")), "phone" if mine else "host")
+                self._cast[seat] = (self.epoch, self._hand(ev.get("target"), ev.get("answer")), "phone" if mine else "host")
                 # the host's "waiting for" loses that voter now, not at the next screen (a day vote
                 # is public; a night tap never sends the host screen anything: its timing is secret)
                 self._hosts_due = True
             self._last_reject = None
             self._caption_before = None
+        elif self._note_vote(entry) and self._day_vote_screen():
+            # his own line names the vote now: his screen alone (a vote is public by day, and every
+            # other phone's screen is as it was)
+            self._own_due.add(entry["voter"])
+            self._schedule_flush()
         elif kind == "deal":
             self._deal_roles = True  # each phone learns its own role, all in the same moment
             self._dirty = True
@@ -1019,11 +1074,21 @@ class Hub:
         is public; at night nothing of this is sent.)"""
         if not self.votes_on_phones or not self._day_vote_screen() or self.game.state == "night":
             return  # the screen the input was made on (the last one sent) was no day vote
-        target, answer = ev.get("target"), ev.get("answer")
+        target, answer = self._hand(ev.get("target"), ev.get("answer"))
         text = self.vote_words((target, answer), False)
         self._standing[seat] = (self.epoch, text, (target, answer))
         self._chosen[seat] = (self.epoch, _choice(target, answer))
         self._send(seat, {"t": "note", "ok": True, "text": text, "epoch": self.epoch, "chosen": _choice(target, answer)})
+
+    def _hand(self, target, answer) -> tuple:
+        """A vote as the ballot counts it: a "yes" on a ballot of one name (a Swedish hand typed at
+        the console, `tap 2 ja`: seed 000, a hand raised for the name being called) is a vote for
+        that name — his phone marks its button and reads «Spelledaren registrerade din röst: 3»,
+        not «…: ja» under a button it never marks."""
+        ballot = self.ballot()
+        if target is None and answer is True and ballot is not None and ballot[0] == "seat" and len(ballot[1]) == 1:
+            return ballot[1][0], None
+        return target, answer
 
     def vote_words(self, cast: tuple, mine: bool) -> str:
         """A day vote as its voter's phone reads it: what the game counted ("Your vote: 6 (Bo)",
@@ -1071,6 +1136,10 @@ class Hub:
         if self._hosts_due and not self._dirty:
             self._send_hosts()
         self._hosts_due = False
+        own, self._own_due = self._own_due, set()
+        if not self._dirty:
+            for seat in sorted(own):
+                self._send(seat, self.screen_frame(seat))
         if self._dirty:
             self._dirty = False
             remaining = self._remaining()  # once: every seat's frame says the same time

@@ -188,7 +188,7 @@ def _check_unfinished(rec: GameRecord, nlines: int) -> None:
 
 
 def _read_journal(path: Path, lines: list[str], header: dict, config: Config | None) -> GameRecord:
-    from ..session import Session, as_played
+    from ..session import Session, companion_ran
 
     rec = GameRecord(str(path), [], kind="journal")
     text = header.get("config_text")
@@ -204,10 +204,9 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
     started = header.get("started")
     rec.started = started if isinstance(started, (int, float)) else None
     # a journal is written by live play, where night steps keep their full length, and its votes
-    # were on the phones only where the companion ran (the header notes it), as the narrator said them
-    mode = header.get("mode")
-    ran = isinstance(mode, dict) and bool(mode.get("companion")) or bool(config.section("companion")["enabled"])
-    session = Session(as_played(config, ran), fixed_night_steps=True)
+    # were on the phones only where the companion ran (the header notes it, or a line notes where
+    # its phones joined at a resume), as the narrator said them
+    session = Session(config, fixed_night_steps=True, companion=companion_ran(header, config))
     now = rec.started
 
     def emit(effects) -> None:
@@ -243,6 +242,9 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
                 marks[mark[0]] = (t, mark[1])
             if t is not None:
                 last_t = t
+            if obj.get("companion") is True and "event" not in obj:
+                session.companion_joined()  # `narrator resume --companion`: the phones took the votes from here
+                continue
             if "event" not in obj:
                 continue  # a timer's note, a reveal, or a line of a later journal format this reader does not know
             event = event_from_dict(obj["event"])

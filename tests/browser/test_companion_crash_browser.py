@@ -163,8 +163,12 @@ async def _classic(tmp_path: Path, ru) -> None:
                 if s in votes:
                     # his own vote, as before the crash: not "you have already voted" over an empty ballot
                     assert a["chosen"] == [votes[s]] and a["result"] == voted(ru, votes[s], {1: "Аня", 5: "Zsófi"}), (s, a)
-                    assert a["own"] == "", (s, a)
+                    # and the line that names it, on his phone alone
+                    name = {1: "Аня", 5: "Zsófi"}.get(int(votes[s]))
+                    label = f"{votes[s]} ({name})" if name else str(votes[s])
+                    assert a["own"] == ru.phone["voted_for"].format(seat=label), (s, a)
                 elif s in alive:
+                    assert a["own"] == "", (s, a)
                     assert a["buttons"] == before[s]["buttons"] and a["chosen"] == [] and a["result"] == "", (s, a)
                 assert a["left"] <= before[s]["left"] + 6, (s, a, before[s])
             lines = said(resumed_part(n))
