@@ -104,8 +104,8 @@ CLASSIC = Variant(
     rules={
         # the classic day follows seed 004 (speeches, the vote, last words, fouls), so its opener does too
         "day_opener": Option("day_number", str, "seed 004 §4.3: day N opens with player N («player 1 during first day, player 2 during second day and so on»), a dead one's turn passing to the next living seat; \"after_previous\": seed 002, the living player after the previous day's opener", choices=("day_number", "after_previous")),
-        "single_nominee_eliminated": Option(True, bool, "VARIANTS.md classic [decide]: FIIM practice, a single nominee after day 1 leaves"),
-        "first_day_single_nominee_vote": Option(False, bool, "seed 004 §4.4: on the first day a single nominee means no vote"),
+        "single_nominee_eliminated": Option(True, bool, "VARIANTS.md classic [decide]: FIIM practice, a single nominee after day 1 leaves (seed 004 §4.4 counts every silent vote for the last candidate, so a vote on him alone could only send him out); false: a yes-or-no vote, and he leaves with more than half of the living for it (seed 002 «набрала большинство голосов»)"),
+        "first_day_single_nominee_vote": Option(False, bool, "seed 004 §4.4: on the first day a single nominee means no vote; true: the yes-or-no vote of single_nominee_eliminated = false"),
         "last_words": Option(True, bool, "seed 004 §4.4: the eliminated player has last words"),
         "last_words_after_shot": Option(True, bool, "seed 004 §4.5: a shot player has last words at dawn"),
         "tie_speeches": Option(True, bool, "seed 004 §4.4: tied players speak 30 s before the re-vote"),
