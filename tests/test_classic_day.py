@@ -355,3 +355,19 @@ def test_the_report_draws_the_vote_on_a_lone_nominee_as_its_question(tmp_path):
         replay(game, cfg, fh, name="single.txt")
     html = render(read_game(proto))
     assert "Does " in html and " leave?" in html and "2 yes of 10" in html
+
+
+def test_a_game_resumed_in_the_vote_on_a_lone_nominee_hears_the_question_again():
+    from conftest import config_text
+    from narrator.config import parse_config
+    from narrator.flow.effects import Say
+    from narrator.flow.events import EndSpeech, Nominate, Tap, Timeout
+    from narrator.live import LiveSession
+
+    cfg = parse_config(config_text(rules={"first_day_single_nominee_vote": True}) + "[dealing]\nmode = \"seeded\"\nseed = 3\n")
+    live = LiveSession(cfg, None)
+    events = [live.session.dealing_event(), Timeout(), Timeout(), Timeout(), Nominate(7), *[EndSpeech()] * 10,
+              Tap(1, answer=True)]
+    said = [(e.line, e.args) for e in live.start_effects(replayed=events) if isinstance(e, Say)]
+    assert live.game.state == "single_vote" and live.game.answers == {1: True}
+    assert said == [("resuming", {}), ("single_nominee_question", {"seat": 7})], said
