@@ -58,6 +58,23 @@ def test_a_final_tie_is_decided_by_the_player_who_died_last():
     assert (4, "vote") in t.eliminated()
 
 
+def test_the_last_dead_who_left_the_table_unwell_is_not_asked_the_one_who_died_before_him_decides():
+    # seed 003 «entscheidet bei einer Pattsituation der letzte Tote» — as a dead player the table can
+    # still ask («So kann er im Zweifelsfall noch als letzter Toter befragt werden»). Seat 7 left
+    # the table unwell in the night (announced among the dead, seed 000's way): he is not there
+    t = Table(deal=DEAL, variant="grundregeln", seats=8, roles={"mafia": 2})
+    t.do("leave 7", "tap 1 8", "tap 2 8")
+    assert t.eliminated() == [(8, "shot"), (7, "left")] and t.game.state == "discussion"
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 4})
+    t.do("say thank you", "say thank you")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4})
+    assert t.game.state == "tie_break" and t.game.decider == 8
+    assert t.session.render("tie_last_dead_decides", {"seat": 8}) == "A tie. Player 8, who died last, decides."
+    t.do("tap 8 3")
+    assert (3, "vote") in t.eliminated()
+
+
 def test_a_dead_decider_who_lets_the_time_run_out_lynches_nobody_and_is_named_for_it():
     t = first_day(lang="de")
     t.do("timeout")
