@@ -75,6 +75,27 @@ def test_the_last_dead_who_left_the_table_unwell_is_not_asked_the_one_who_died_b
     assert (3, "vote") in t.eliminated()
 
 
+def test_with_two_players_left_each_points_at_the_other_and_the_last_dead_decides_between_them():
+    # seed 003: the good side wins only when nobody evil lives, and the other way round — with one
+    # of each left the day goes on: both are nominated, both defend, and their one vote each ties
+    t = Table(deal="1=mafia", variant="grundregeln", seats=4, roles={"mafia": 1})
+    t.do("tap 1 4")                                  # night 1: seat 4
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 2})
+    t.do("say thank you", "say thank you")
+    point(t, {1: 3, 2: 3, 3: 2})                     # seat 3 lynched
+    t.do("timeout")                                  # night 2: the mafioso misses
+    assert t.game.alive == [1, 2] and t.game.state == "discussion"
+    t.do("timeout")
+    point(t, {1: 2, 2: 1})
+    assert t.records("nominees")[-1]["seats"] == [1, 2]
+    t.do("say thank you", "say thank you")
+    point(t, {1: 2, 2: 1})
+    assert t.game.state == "tie_break" and t.game.decider == 3
+    t.do("tap 3 1")
+    assert t.game.winner == "town"
+
+
 def test_a_dead_decider_who_lets_the_time_run_out_lynches_nobody_and_is_named_for_it():
     t = first_day(lang="de")
     t.do("timeout")
