@@ -96,6 +96,33 @@ def test_with_two_players_left_each_points_at_the_other_and_the_last_dead_decide
     assert t.game.winner == "town"
 
 
+def test_a_table_that_agreed_another_tie_rule_lynches_nobody_on_a_tie():
+    # seed 003 «Ist keine andere Regel vereinbart …, entscheidet bei einer Pattsituation der letzte
+    # Tote»: the seed leaves a table its own rule; `tie_break = "nobody"` spares both
+    t = first_day(lang="de", tie_break="\"nobody\"")
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 7, 7: 5})
+    t.do("say danke", "say danke")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4})
+    assert t.said()[-3:] == ["tie_nobody_lynched", "night_falls", "mafia_wakes_kill"]
+    assert t.session.render("tie_nobody_lynched", {}) == "Gleichstand: Heute wird niemand gelyncht."
+    assert not [d for d in t.eliminated() if d[1] == "vote"]
+    assert t.records("vote_ends")[-1] == {"type": "vote_ends", "reason": "tie", "seats": [3, 4]}
+
+
+def test_the_tie_rule_is_the_last_dead_unless_the_config_says_otherwise():
+    from narrator.config import ConfigError, parse_config
+    from narrator.rules.variants import VARIANTS
+
+    assert VARIANTS["grundregeln"].rules["tie_break"].default == "last_dead"
+    try:
+        parse_config('variant = "grundregeln"\nlanguage = "en"\n[rules]\ntie_break = "coin"\n', "club.toml")
+    except ConfigError as e:
+        assert "tie_break" in str(e) and "last_dead, nobody" in str(e)
+    else:
+        raise AssertionError("a tie rule the game does not know was taken")
+
+
 def test_a_dead_decider_who_lets_the_time_run_out_lynches_nobody_and_is_named_for_it():
     t = first_day(lang="de")
     t.do("timeout")

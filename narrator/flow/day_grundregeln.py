@@ -186,6 +186,11 @@ class GrundregelnGame(BaseGame):
         if len(top) == 1:
             return self._lynch(top[0])
         self.candidates = top
+        if self.rules["tie_break"] == "nobody":
+            # seed 003 «Ist keine andere Regel vereinbart»: this table agreed that a tie spares both
+            self._record("vote_ends", reason="tie", seats=list(top))
+            self._say("tie_nobody_lynched")
+            return self._go_night()
         if not self.deaths:
             self._say("tie_nobody_decides")
             return self._go_night()

@@ -283,6 +283,7 @@ GRUNDREGELN = Variant(
         "manner_of_death": Option(False, bool, "seed 003: «Oft wird mit der Regel gespielt, dass die Mafiosi dem Spielleiter eine Todesart mitteilen müssen» — the mafia choose one of eight by its number, the narrator announces it in the morning"),
         "day_warning": Option(0, int, "seed 003: the discussion runs «bis sich die Meinung abzeichnet», no clock to warn of; seconds before the discussion timer ends when the host says so (0: never)", 0, 600),
         "speech_warning": Option(0, int, "seed 003: the defences have no set length; seconds before a defence ends when the host says so (0: never)", 0, 60),
+        "tie_break": Option("last_dead", str, "seed 003: «Ist keine andere Regel vereinbart (z.B Pechvogel oder Schwarzer), entscheidet bei einer Pattsituation der letzte Tote» — the seed leaves the table another rule; \"nobody\": a tied final vote lynches nobody", choices=("last_dead", "nobody")),
         "last_words": Option(False, bool, "seed 003 says nothing of last words: the two nominees «bekommen … noch einmal die Gelegenheit, sich zu verteidigen», then «wird endgültig abgestimmt, wer gelyncht wird» and the night follows — the defence is the last word, so the lynched leaves in silence (true: he has timers.last_words first)"),
     },
     cues={"discussion": "day_warning", "defence": "speech_warning", "last_words": "speech_warning"},
