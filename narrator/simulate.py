@@ -137,7 +137,7 @@ class DayClock:
 
 SPEECH_STATES = {"speeches", "tie_speeches", "last_words", "nominee_speeches", "accused_last_word", "defences", "debate"}
 TAP_VOTES = {"voting", "revote", "pointing", "runoff", "final_vote"}
-YES_NO = {"all_leave_vote", "support_vote", "execution_vote"}
+YES_NO = {"all_leave_vote", "single_vote", "support_vote", "execution_vote"}
 
 
 class RandomPlayer:
@@ -207,7 +207,7 @@ class RandomPlayer:
             if waiting and r.random() < 0.93:
                 voter = r.choice(waiting)
                 accused = getattr(g, "accused", None)
-                if st == "all_leave_vote":
+                if st in ("all_leave_vote", "single_vote"):
                     return Tap(voter, answer=any(self.judge(g, voter, t) for t in g.tied) if self.skill else r.random() < 0.5)
                 return Tap(voter, answer=self.judge(g, voter, accused))
             return Timeout()

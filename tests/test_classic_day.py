@@ -190,15 +190,59 @@ def test_several_nominees_are_read_out_as_players_before_the_vote():
     while t.game.state == "speeches":
         t.do("say спасибо")
     said = [t.session.render(e.line, e.args) for e in t.effects if type(e).__name__ == "Say"]
-    assert said[-2:] == ["На голосование выставлены игроки 7 и 5.", "Голосуем в порядке выставления: 7 и 5. Голосуйте."]
+    # and, as seed 004 §4.4 has it, whose silence counts for whom: the last candidate
+    assert said[-2:] == ["На голосование выставлены игроки 7 и 5.",
+                         "Голосуем в порядке выставления: 7 и 5. Голосуйте. Кто не проголосует, отдаёт голос за игрока 5."]
 
 
-def test_single_nominee_rule_option_off_holds_a_vote():
+def test_single_nominee_rule_option_off_asks_the_table_whether_he_leaves():
+    # a vote on him as on several could only send him out: every silent vote counts for the last
+    # candidate (seed 004 §4.4), and he is the last. Off, the option gives seed 002's reading,
+    # «Та кандидатура, которая набрала большинство голосов, выбывает»: yes or no, and a majority
     t = Table(single_nominee_eliminated=False)
     _to_day_two(t)
     t.do("say I'm submitting player number 6")
     t.finish_day_speeches()
-    assert t.game.state == "voting" and t.game.candidates == [6]
+    assert t.game.state == "single_vote" and t.game.vote_choices() == ("yes_no", [])
+    assert t.said()[-1] == "single_nominee_question"
+    assert t.session.render("single_nominee_question", {"seat": 6}) == (
+        "Player 6 is the only nominee. Who is for player 6 leaving the game? Yes or no.")
+    t.vote({1: "yes", 2: "yes", 3: "yes", 4: "no"})   # three of nine living: no majority
+    said = t.said()
+    assert said[said.index("all_leave_count"):][:3] == ["all_leave_count", "single_nominee_stays", "night_falls"]
+    assert t.game.state == "night" and (6, "vote") not in t.eliminated()
+    assert t.records("vote_result")[-1] == {"type": "vote_result", "round": "single", "seat": 6, "yes": 3,
+                                            "electorate": 9, "passed": False}
+
+
+def test_a_lone_nominee_the_majority_votes_out_leaves_with_his_last_words():
+    t = Table(single_nominee_eliminated=False)
+    _to_day_two(t)
+    t.do("say I'm submitting player number 6")
+    t.finish_day_speeches()
+    t.vote({s: "yes" for s in (1, 2, 3, 4, 5)})  # five of nine
+    assert (6, "vote") in t.eliminated() and t.game.state == "last_words" and t.game.floor == 6
+    said = [t.session.render(e.line, e.args) for e in t.effects if type(e).__name__ == "Say"]
+    assert said[-3:] == ["5 votes for.", "Player 6 leaves the game.", "Player 6, your last words."]
+
+
+def test_a_first_day_vote_on_a_lone_nominee_is_the_same_question():
+    t = Table(first_day_single_nominee_vote=True)
+    t.do("say I'm submitting player number 7")
+    t.finish_day_speeches()
+    assert t.game.state == "single_vote"
+    t.vote({s: "yes" for s in range(1, 11)})
+    assert (7, "vote") in t.eliminated()
+
+
+def test_a_lone_nominee_disqualified_during_his_vote_cancels_it():
+    # seed 004 §7: the current vote is cancelled
+    t = Table(single_nominee_eliminated=False)
+    _to_day_two(t)
+    t.do("say I'm submitting player number 6")
+    t.finish_day_speeches()
+    t.do("tap 1 yes", "disqualify 6")
+    assert t.game.state == "night" and t.records("vote_cancelled")[-1]["reason"] == "disqualified"
 
 
 def _split(t: Table, a: int = 7, b: int = 5) -> None:
@@ -295,3 +339,35 @@ def test_a_russian_night_zero_has_the_don_and_the_sheriff_meet_the_host():
                          "Просыпается Дон. Дон знакомится с ведущим.", "Спасибо, Дон. Дон засыпает.",
                          "Просыпается мафия и знакомится. Решающее слово за Доном.", "Спасибо, мафия. Мафия засыпает.",
                          "Просыпается Шериф. Шериф знакомится с ведущим.", "Спасибо, Шериф. Шериф засыпает."]
+
+
+def test_the_report_draws_the_vote_on_a_lone_nominee_as_its_question(tmp_path):
+    from conftest import config_text
+    from narrator.config import parse_config
+    from narrator.report import read_game, render
+    from narrator.replay import replay
+
+    cfg = parse_config(config_text(rules={"first_day_single_nominee_vote": True}))
+    game = "\n".join(["deal 1=sheriff 2=don 3=mafia 4=mafia", "say I'm submitting player number 7",
+                      *["say thank you"] * 10, "tap 1 yes", "tap 2 yes", "tap 3 no", "timeout"])
+    proto = tmp_path / "single.jsonl"
+    with proto.open("w", encoding="utf-8") as fh:
+        replay(game, cfg, fh, name="single.txt")
+    html = render(read_game(proto))
+    assert "Does " in html and " leave?" in html and "2 yes of 10" in html
+
+
+def test_a_game_resumed_in_the_vote_on_a_lone_nominee_hears_the_question_again():
+    from conftest import config_text
+    from narrator.config import parse_config
+    from narrator.flow.effects import Say
+    from narrator.flow.events import EndSpeech, Nominate, Tap, Timeout
+    from narrator.live import LiveSession
+
+    cfg = parse_config(config_text(rules={"first_day_single_nominee_vote": True}) + "[dealing]\nmode = \"seeded\"\nseed = 3\n")
+    live = LiveSession(cfg, None)
+    events = [live.session.dealing_event(), Timeout(), Timeout(), Timeout(), Nominate(7), *[EndSpeech()] * 10,
+              Tap(1, answer=True)]
+    said = [(e.line, e.args) for e in live.start_effects(replayed=events) if isinstance(e, Say)]
+    assert live.game.state == "single_vote" and live.game.answers == {1: True}
+    assert said == [("resuming", {}), ("single_nominee_question", {"seat": 7})], said

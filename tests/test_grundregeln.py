@@ -58,6 +58,71 @@ def test_a_final_tie_is_decided_by_the_player_who_died_last():
     assert (4, "vote") in t.eliminated()
 
 
+def test_the_last_dead_who_left_the_table_unwell_is_not_asked_the_one_who_died_before_him_decides():
+    # seed 003 «entscheidet bei einer Pattsituation der letzte Tote» — as a dead player the table can
+    # still ask («So kann er im Zweifelsfall noch als letzter Toter befragt werden»). Seat 7 left
+    # the table unwell in the night (announced among the dead, seed 000's way): he is not there
+    t = Table(deal=DEAL, variant="grundregeln", seats=8, roles={"mafia": 2})
+    t.do("leave 7", "tap 1 8", "tap 2 8")
+    assert t.eliminated() == [(8, "shot"), (7, "left")] and t.game.state == "discussion"
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 4})
+    t.do("say thank you", "say thank you")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4})
+    assert t.game.state == "tie_break" and t.game.decider == 8
+    assert t.session.render("tie_last_dead_decides", {"seat": 8}) == "A tie. Player 8, who died last, decides."
+    t.do("tap 8 3")
+    assert (3, "vote") in t.eliminated()
+
+
+def test_with_two_players_left_each_points_at_the_other_and_the_last_dead_decides_between_them():
+    # seed 003: the good side wins only when nobody evil lives, and the other way round — with one
+    # of each left the day goes on: both are nominated, both defend, and their one vote each ties
+    t = Table(deal="1=mafia", variant="grundregeln", seats=4, roles={"mafia": 1})
+    t.do("tap 1 4")                                  # night 1: seat 4
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 2})
+    t.do("say thank you", "say thank you")
+    point(t, {1: 3, 2: 3, 3: 2})                     # seat 3 lynched
+    t.do("timeout")                                  # night 2: the mafioso misses
+    assert t.game.alive == [1, 2] and t.game.state == "discussion"
+    t.do("timeout")
+    point(t, {1: 2, 2: 1})
+    assert t.records("nominees")[-1]["seats"] == [1, 2]
+    t.do("say thank you", "say thank you")
+    point(t, {1: 2, 2: 1})
+    assert t.game.state == "tie_break" and t.game.decider == 3
+    t.do("tap 3 1")
+    assert t.game.winner == "town"
+
+
+def test_a_table_that_agreed_another_tie_rule_lynches_nobody_on_a_tie():
+    # seed 003 «Ist keine andere Regel vereinbart …, entscheidet bei einer Pattsituation der letzte
+    # Tote»: the seed leaves a table its own rule; `tie_break = "nobody"` spares both
+    t = first_day(lang="de", tie_break="\"nobody\"")
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 7, 7: 5})
+    t.do("say danke", "say danke")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4})
+    assert t.said()[-3:] == ["tie_nobody_lynched", "night_falls", "mafia_wakes_kill"]
+    assert t.session.render("tie_nobody_lynched", {}) == "Gleichstand: Heute wird niemand gelyncht."
+    assert not [d for d in t.eliminated() if d[1] == "vote"]
+    assert t.records("vote_ends")[-1] == {"type": "vote_ends", "reason": "tie", "seats": [3, 4]}
+
+
+def test_the_tie_rule_is_the_last_dead_unless_the_config_says_otherwise():
+    from narrator.config import ConfigError, parse_config
+    from narrator.rules.variants import VARIANTS
+
+    assert VARIANTS["grundregeln"].rules["tie_break"].default == "last_dead"
+    try:
+        parse_config('variant = "grundregeln"\nlanguage = "en"\n[rules]\ntie_break = "coin"\n', "club.toml")
+    except ConfigError as e:
+        assert "tie_break" in str(e) and "last_dead, nobody" in str(e)
+    else:
+        raise AssertionError("a tie rule the game does not know was taken")
+
+
 def test_a_dead_decider_who_lets_the_time_run_out_lynches_nobody_and_is_named_for_it():
     t = first_day(lang="de")
     t.do("timeout")

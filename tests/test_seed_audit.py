@@ -88,3 +88,18 @@ def test_grundregeln_the_final_vote_is_between_the_two_nominees_only():
     t.do("timeout", "timeout")                                      # the two defences
     assert t.game.state == "final_vote" and t.game.candidates == [3, 4]
     assert t.refused("tap 1 5").line == "reject_not_candidate"
+
+
+# ------------------------------------------------------------------ every rule's and timer's source
+def test_every_default_names_the_seed_that_sets_it_or_says_the_seeds_leave_it_open():
+    """Each option's default is the seed's, cited by its number; where the seeds give a procedure but
+    no length (a night part, the last call's answer) the comment says so; where they are silent it
+    names the practice followed (FIIM's, a club's) — the example configs print these comments."""
+    import re
+
+    from narrator.rules.variants import VARIANTS
+
+    cited = re.compile(r"seed 00\d|VARIANTS\.md|seeds silent|club practice")
+    for v in VARIANTS.values():
+        for name, opt in {**v.rules, **v.timers}.items():
+            assert cited.search(opt.source), f"{v.name}.{name}: {opt.source}"

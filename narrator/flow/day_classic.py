@@ -10,11 +10,17 @@ from .events import Defeat, Disqualify, EndSpeech, Foul, Leave, Nominate, Revoke
 from .game import BaseGame, Refused
 
 
+# the votes answered yes or no: whether all the tied leave (seed 004 §4.4), whether a lone
+# nominee leaves where the club votes on him (seed 002)
+YES_NO_STATES = ("all_leave_vote", "single_vote")
+
+
 class ClassicGame(BaseGame):
-    DAY_STATES = ("speeches", "voting", "tie_speeches", "revote", "all_leave_vote")
+    DAY_STATES = ("speeches", "voting", "tie_speeches", "revote", "all_leave_vote", "single_vote")
     DAY_TRANSITIONS = (
         ("to_speeches", "*", "speeches"),
         ("to_voting", ["speeches"], "voting"),
+        ("to_single_vote", ["speeches"], "single_vote"),
         ("to_tie_speeches", ["voting", "revote"], "tie_speeches"),
         ("to_revote", ["voting", "tie_speeches", "revote"], "revote"),
         ("to_all_leave", ["revote"], "all_leave_vote"),
@@ -57,21 +63,21 @@ class ClassicGame(BaseGame):
     def vote_choices(self):
         if self.state in ("voting", "revote"):
             return "seat", list(self.candidates)
-        if self.state == "all_leave_vote":
+        if self.state in YES_NO_STATES:
             return "yes_no", []
         return None
 
     def ballot_cast(self):
         if self.state in ("voting", "revote"):
             return {v: (t, None) for v, t in self.votes.items()}
-        if self.state == "all_leave_vote":
+        if self.state in YES_NO_STATES:
             return {v: (None, a) for v, a in self.answers.items()}
         return {}
 
     def day_awaiting(self):
         if self.state in ("voting", "revote"):
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.votes]}
-        if self.state == "all_leave_vote":
+        if self.state in YES_NO_STATES:
             return "awaiting_votes", {"seats": [s for s in self.alive if s not in self.answers]}
         return "awaiting_timeout", {}
 
@@ -263,7 +269,7 @@ class ClassicGame(BaseGame):
             self._finish_speech()
         elif st in ("voting", "revote"):
             self._close_vote()
-        elif st == "all_leave_vote":
+        elif st in YES_NO_STATES:
             self._close_all_leave()
         else:
             raise Refused("reject_no_timer")
@@ -282,14 +288,9 @@ class ClassicGame(BaseGame):
             self._record("vote_cancelled", day=self.day, reason="no_nominations")
             self._say("no_nominations")
             return self._go_night()
-        single = len(nominees) == 1 and (
-            (self.day == 1 and not self.rules["first_day_single_nominee_vote"])
-            or (self.day > 1 and self.rules["single_nominee_eliminated"]))
-        if not single:
-            # a lone nominee's own line names him («Игрок 5 — единственная кандидатура…»): the list
-            # of one before it was the same news twice
-            self._say("nominees", seats=nominees, n=len(nominees))
         if len(nominees) == 1:
+            # a lone nominee's own line names him («Игрок 5 — единственная кандидатура…»): the list
+            # of one before it would be the same news twice
             if self.day == 1 and not self.rules["first_day_single_nominee_vote"]:
                 self._record("vote_cancelled", day=self.day, reason="single_nominee_first_day")
                 self._say("single_nominee_first_day", seat=nominees[0])
@@ -297,6 +298,17 @@ class ClassicGame(BaseGame):
             if self.day > 1 and self.rules["single_nominee_eliminated"]:
                 self._say("single_nominee_leaves", seat=nominees[0])
                 return self._vote_eliminates(nominees, announced=True)
+            # A vote on one nominee as on several would count every silent vote for him, the last
+            # candidate (seed 004 §4.4): he would leave whatever the table did. Where a club votes
+            # on him, it is seed 002's «Та кандидатура, которая набрала большинство голосов,
+            # выбывает»: yes or no, and he leaves with more than half of the living for it
+            self.to_single_vote()
+            self.answers = {}
+            self.tied = list(nominees)
+            self._record("vote_open", round="single", candidates=list(nominees))
+            self._say("single_nominee_question", seat=nominees[0])
+            return self._timer("vote")
+        self._say("nominees", seats=nominees, n=len(nominees))
         self.to_voting()
         self._open_vote(nominees, "main")
 
@@ -305,13 +317,16 @@ class ClassicGame(BaseGame):
         self.candidates = candidates
         self.votes = {}
         self._record("vote_open", round=round_, candidates=list(candidates))
-        self._say("vote_open", seats=candidates)
+        # seed 004 §4.4 «If player hasn't voted his vote goes to last player»: said as the vote
+        # opens, so a table whose fists are all in knows why the window still runs, and nobody is
+        # surprised to find his silence counted
+        self._say("vote_open", seats=candidates, seat=candidates[-1])
         self._timer("vote")
 
     def day_tap(self, ev: Tap) -> None:
         if self.state in ("voting", "revote"):
             return self._vote_tap(ev)
-        if self.state == "all_leave_vote":
+        if self.state in YES_NO_STATES:
             return self._answer_tap(ev)
         self._valid_seat(ev.seat)
         raise Refused("reject_tap_now")
@@ -400,13 +415,17 @@ class ClassicGame(BaseGame):
             self._close_all_leave()
 
     def _close_all_leave(self) -> None:
+        """The yes-or-no votes: whether all the tied leave, or whether the lone nominee does."""
         yes = sum(1 for a in self.answers.values() if a)
         passed = majority(yes, len(self.alive))
-        self._record("vote_result", round="all_leave", yes=yes, electorate=len(self.alive), passed=passed)
+        single = self.state == "single_vote"
+        about = {"seat": self.tied[0]} if single else {}
+        self._record("vote_result", round="single" if single else "all_leave", **about, yes=yes,
+                     electorate=len(self.alive), passed=passed)
         self._say("all_leave_count", n=yes)
         if passed:
             return self._vote_eliminates(self.tied)
-        self._say("all_stay")
+        self._say("single_nominee_stays" if single else "all_stay", **about)
         self._go_night()
 
     def _vote_eliminates(self, seats: list[int], announced: bool = False) -> None:
@@ -583,7 +602,7 @@ class ClassicGame(BaseGame):
             # a referee's table hears at once which vote goes: today's, or the next one when
             # today's result is already decided (and again when that vote would have opened)
             self._say("vote_cancelled_next" if decided else "vote_cancelled_today")
-            if state in ("voting", "revote", "all_leave_vote", "tie_speeches"):
+            if state in ("voting", "revote", "tie_speeches", *YES_NO_STATES):
                 self._record("vote_cancelled", day=self.day, reason=cause)
                 self.cancel_vote_day = None
                 return self._go_night()

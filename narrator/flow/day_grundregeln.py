@@ -186,11 +186,20 @@ class GrundregelnGame(BaseGame):
         if len(top) == 1:
             return self._lynch(top[0])
         self.candidates = top
+        if self.rules["tie_break"] == "nobody":
+            # seed 003 «Ist keine andere Regel vereinbart»: this table agreed that a tie spares both
+            self._record("vote_ends", reason="tie", seats=list(top))
+            self._say("tie_nobody_lynched")
+            return self._go_night()
         if not self.deaths:
             self._say("tie_nobody_decides")
             return self._go_night()
-        # seed 003: "entscheidet bei einer Pattsituation der letzte Tote"
-        self.decider = self.deaths[-1]
+        # seed 003: "entscheidet bei einer Pattsituation der letzte Tote" — one the table can ask
+        # («So kann er im Zweifelsfall noch als letzter Toter befragt werden»): a player who left
+        # the table unwell (announced among the dead, seed 000's way) is not there to decide. Only
+        # when nobody else has died is he named, and his time runs out as a silent decider's does
+        asked = [s for s in self.deaths if self.causes.get(s) != "left"]
+        self.decider = (asked or self.deaths)[-1]
         self.to_tie_break()
         self._say("tie_last_dead_decides", seat=self.decider)
         self._timer("vote")
