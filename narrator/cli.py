@@ -437,6 +437,29 @@ def _companion_on(args, cfg: Config, header: dict | None = None) -> bool:
     return bool(getattr(args, "companion", False) or companion_ran(header or {}, cfg))
 
 
+def _companion_blocked(cfg: Config, voice) -> str | None:
+    """Why the phones could not join this game (the web pages not installed, the companion's
+    address taken by another game), found before anything is written or said: a table that asked
+    for phones gets them or an answer, never a game whose votes are called on phones nobody has."""
+    try:
+        from .companion import server  # noqa: F401  (the web stack, imported as the game would)
+    except ImportError as exc:
+        return _words(voice, "companion_missing", error=str(exc))
+    import socket
+
+    section = cfg.section("companion")
+    host, port = section["host"], section["port"]
+    probe = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the companion binds
+        probe.bind((host, port))
+    except OSError as exc:
+        return _words(voice, "companion_port", host=host, port=str(port), error=exc.strerror or str(exc))
+    finally:
+        probe.close()
+    return None
+
+
 def cmd_play(args) -> int:
     from .live import LiveSession
     from .session import as_played
@@ -446,6 +469,10 @@ def cmd_play(args) -> int:
         return 2
     console = _terminal()
     voice = _voice_of(cfg)
+    blocked = _companion_on(args, cfg) and _companion_blocked(cfg, voice)
+    if blocked:
+        say_error(blocked, _words(voice, "error"))
+        return 2
     explicit = args.journal or cfg.section("journal")["path"]
     try:
         if explicit:
@@ -743,6 +770,11 @@ def cmd_resume(args) -> int:
     join_now = asked and not ran and joined is None
     cfg = as_played(cfg, _companion_on(args, cfg))
     voice = _voice_of(cfg)
+    blocked = _companion_on(args, cfg) and _companion_blocked(cfg, voice)
+    if blocked:
+        # nothing noted, nothing replayed: fixed, the same resume goes on with its phones
+        say_error(blocked, _words(voice, "error"))
+        return 2
     bad = _refused_event(cfg, contents)
     if bad is not None:
         i, what = bad
