@@ -139,6 +139,18 @@ def cmd_replay(args) -> int:
 def cmd_simulate(args) -> int:
     from .simulate import simulate
 
+    cfg = None
+    if args.config:
+        cfg = _checked(lambda: load_config(args.config))
+        if cfg is None:
+            return 2
+        # the config's rule system: its rule options and timers belong to it (a sverige config
+        # simulated as classic read sverige's options as classic ones)
+        if args.variant and args.variant != cfg.variant.name:
+            say_error(f"{args.config} is a {cfg.variant.name} config; --variant {args.variant} does not go with it")
+            return 2
+        args.variant = cfg.variant.name
+    args.variant = args.variant or "classic"
     if args.variant not in VARIANTS:
         say_error(f"unknown variant {args.variant!r}; one of {', '.join(VARIANTS)}")
         return 2
@@ -159,10 +171,7 @@ def cmd_simulate(args) -> int:
         say_error("--skill is a probability from 0 to 1")
         return 2
     seats = args.seats
-    if args.config:
-        cfg = _checked(lambda: load_config(args.config))
-        if cfg is None:
-            return 2
+    if cfg is not None:
         rules, timers, seats = cfg.rules, cfg.timers, seats or cfg.seats
         roles = {**cfg.roles, **roles}
     if args.games < 1:
@@ -180,7 +189,7 @@ def cmd_simulate(args) -> int:
         task = bar.add_task("games", total=args.games)
         bar.start()
         progress = lambda n: bar.update(task, completed=n)  # noqa: E731
-    cfg_table = cfg if args.config else None
+    cfg_table = cfg
     result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check,
                       progress=progress, roles=roles or None, skill=args.skill, protocols=args.protocols,
                       players=cfg_table.players if cfg_table else None, language=cfg_table.language if cfg_table else "en",
@@ -963,7 +972,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help="play many random games; report win rates and rule violations")
-    p.add_argument("--variant", default="classic")
+    p.add_argument("--variant", help="the rule system (default: the --config's, else classic)")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--seats", type=int)
