@@ -139,6 +139,18 @@ def cmd_replay(args) -> int:
 def cmd_simulate(args) -> int:
     from .simulate import simulate
 
+    cfg = None
+    if args.config:
+        cfg = _checked(lambda: load_config(args.config))
+        if cfg is None:
+            return 2
+        # the config's rule system: its rule options and timers belong to it (a sverige config
+        # simulated as classic read sverige's options as classic ones)
+        if args.variant and args.variant != cfg.variant.name:
+            say_error(f"{args.config} is a {cfg.variant.name} config; --variant {args.variant} does not go with it")
+            return 2
+        args.variant = cfg.variant.name
+    args.variant = args.variant or "classic"
     if args.variant not in VARIANTS:
         say_error(f"unknown variant {args.variant!r}; one of {', '.join(VARIANTS)}")
         return 2
@@ -159,10 +171,7 @@ def cmd_simulate(args) -> int:
         say_error("--skill is a probability from 0 to 1")
         return 2
     seats = args.seats
-    if args.config:
-        cfg = _checked(lambda: load_config(args.config))
-        if cfg is None:
-            return 2
+    if cfg is not None:
         rules, timers, seats = cfg.rules, cfg.timers, seats or cfg.seats
         roles = {**cfg.roles, **roles}
     if args.games < 1:
@@ -180,7 +189,7 @@ def cmd_simulate(args) -> int:
         task = bar.add_task("games", total=args.games)
         bar.start()
         progress = lambda n: bar.update(task, completed=n)  # noqa: E731
-    cfg_table = cfg if args.config else None
+    cfg_table = cfg
     result = simulate(args.variant, args.games, args.seed, rules, timers, seats, check_replay=not args.no_replay_check,
                       progress=progress, roles=roles or None, skill=args.skill, protocols=args.protocols,
                       players=cfg_table.players if cfg_table else None, language=cfg_table.language if cfg_table else "en",
@@ -437,6 +446,29 @@ def _companion_on(args, cfg: Config, header: dict | None = None) -> bool:
     return bool(getattr(args, "companion", False) or companion_ran(header or {}, cfg))
 
 
+def _companion_blocked(cfg: Config, voice) -> str | None:
+    """Why the phones could not join this game (the web pages not installed, the companion's
+    address taken by another game), found before anything is written or said: a table that asked
+    for phones gets them or an answer, never a game whose votes are called on phones nobody has."""
+    try:
+        from .companion import server  # noqa: F401  (the web stack, imported as the game would)
+    except ImportError as exc:
+        return _words(voice, "companion_missing", error=str(exc))
+    import socket
+
+    section = cfg.section("companion")
+    host, port = section["host"], section["port"]
+    probe = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the companion binds
+        probe.bind((host, port))
+    except OSError as exc:
+        return _words(voice, "companion_port", host=host, port=str(port), error=exc.strerror or str(exc))
+    finally:
+        probe.close()
+    return None
+
+
 def cmd_play(args) -> int:
     from .live import LiveSession
     from .session import as_played
@@ -446,6 +478,10 @@ def cmd_play(args) -> int:
         return 2
     console = _terminal()
     voice = _voice_of(cfg)
+    blocked = _companion_on(args, cfg) and _companion_blocked(cfg, voice)
+    if blocked:
+        say_error(blocked, _words(voice, "error"))
+        return 2
     explicit = args.journal or cfg.section("journal")["path"]
     try:
         if explicit:
@@ -743,6 +779,11 @@ def cmd_resume(args) -> int:
     join_now = asked and not ran and joined is None
     cfg = as_played(cfg, _companion_on(args, cfg))
     voice = _voice_of(cfg)
+    blocked = _companion_on(args, cfg) and _companion_blocked(cfg, voice)
+    if blocked:
+        # nothing noted, nothing replayed: fixed, the same resume goes on with its phones
+        say_error(blocked, _words(voice, "error"))
+        return 2
     bad = _refused_event(cfg, contents)
     if bad is not None:
         i, what = bad
@@ -931,7 +972,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help="play many random games; report win rates and rule violations")
-    p.add_argument("--variant", default="classic")
+    p.add_argument("--variant", help="the rule system (default: the --config's, else classic)")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--seats", type=int)

@@ -96,6 +96,16 @@ def test_simulate_prints_one_json_object_with_no_violations():
     assert set(result) >= {"games", "wins", "mean_days", "violations", "games_per_second"}
 
 
+def test_simulate_plays_the_rule_system_of_its_config():
+    """A club's sverige config simulated as sverige, not as classic with sverige's options."""
+    r = narrator("simulate", "--config", "examples/sverige-sv.toml", "--games", "20", "--seed", "2")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert result["variant"] == "sverige" and result["seats"] == 12 and result["violations"] == 0
+    r = narrator("simulate", "--config", "examples/sverige-sv.toml", "--variant", "hungariq")
+    assert r.returncode == 2 and "is a sverige config; --variant hungariq does not go with it" in r.stderr
+
+
 def test_simulate_refuses_an_unknown_variant():
     r = narrator("simulate", "--variant", "chess")
     assert r.returncode == 2 and "unknown variant 'chess'" in r.stderr
