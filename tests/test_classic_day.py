@@ -192,7 +192,7 @@ def test_several_nominees_are_read_out_as_players_before_the_vote():
     said = [t.session.render(e.line, e.args) for e in t.effects if type(e).__name__ == "Say"]
     # and, as seed 004 §4.4 has it, whose silence counts for whom: the last candidate
     assert said[-2:] == ["На голосование выставлены игроки 7 и 5.",
-                         "Голосуем в порядке выставления: 7 и 5. Голосуйте. Кто не проголосует, отдаёт голос за игрока 5."]
+                         "Голосуем в порядке выставления: 7 и 5. Голосуйте. Кто не проголосует, тот голосует за игрока 5."]
 
 
 def test_single_nominee_rule_option_off_asks_the_table_whether_he_leaves():

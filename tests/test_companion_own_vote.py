@@ -119,9 +119,9 @@ def test_hungarian_yes_and_no_are_read_as_the_vote_they_answered():
             assert (await ps[1].tap(answer=False))["ok"]
             assert (await ps[4].tap(answer=True))["ok"]
             await until(lambda: own(ps, 1) and own(ps, 4))
-            assert own(ps, 1) == "Nem támogatod a vádat. Vádlott: 7 (Ann)."
-            assert own(ps, 4) == "Támogatod a vádat. Vádlott: 7 (Ann)."
-            assert (await reloaded(t, ps, 4))["voted"] == "Támogatod a vádat. Vádlott: 7 (Ann)."
+            assert own(ps, 1) == "Nem támogattad a vádat. Vádlott: 7 (Ann)."
+            assert own(ps, 4) == "Támogattad a vádat. Vádlott: 7 (Ann)."
+            assert (await reloaded(t, ps, 4))["voted"] == "Támogattad a vádat. Vádlott: 7 (Ann)."
             for s in (2, 3, *range(5, 11)):
                 assert (await ps[s].tap(answer=True))["ok"]
             await until(lambda: t.live.game.state == "debate")

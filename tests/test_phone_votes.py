@@ -535,4 +535,4 @@ def test_the_note_of_the_phones_joining_is_read_as_a_journal_line_and_a_damaged_
     path.write_text(path.read_text().replace('"companion": true', '"companion": "yes"'))
     with pytest.raises(DamagedJournal) as exc:
         read(path)
-    assert exc.value.line == 3 and "en skadad anteckning om att mobilerna kom med i spelet" in exc.value.said(load_voice("sv"))
+    assert exc.value.line == 3 and "en skadad anteckning om att telefonerna anslöt till spelet" in exc.value.said(load_voice("sv"))
