@@ -358,7 +358,7 @@ def hands_typed(live, line: str, console: Console) -> bool:
     """A scorer's line in a hand call at a table without phones: "3 5 8" raised their hands for the
     name being called (or said yes), "7: 3 5 8" voted for player 7 where several are voted on, and
     Enter alone: no (more) hands. False for a line of any other shape, or outside a hand call."""
-    call = live.hand_call()
+    call = live.hand_call() if hasattr(live, "hand_call") else None
     if call is None:
         return False
     if line:
