@@ -683,9 +683,10 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
         terminal.echo(getattr(live.game, "state", None) != "night")  # a game resumed at night, or one a kill -9 left unechoed
 
     at_a_terminal = bool(isatty and isatty())
-    # the scorer at the keyboard types the hands he sees: the count waits for his line. Lines piped
-    # from a script drive the game as a transcript does, `timeout` and all.
-    live.scorer_at_console = at_a_terminal
+    # without phones (the keypad is the night's input) the scorer at the keyboard types the hands
+    # he sees, and the count waits for his line; with phones their host screen records a hand too.
+    # Lines piped from a script drive the game as a transcript does, `timeout` and all.
+    live.scorer_at_console = at_a_terminal and keypad is not None
 
     def lines():
         if not at_a_terminal:
