@@ -405,9 +405,12 @@ def _hands_in_turn(live, console: Console, call: int, line: str, target: int | N
     if out is not None:
         out.collecting = recorded
     try:
-        for voter in voters:
+        for i, voter in enumerate(voters):
             if live.hand_call() != call:
-                break  # every vote is spent and the count said: the rest are refused as any late tap
+                # every vote was spent and the count said (a re-vote may be open): the rest of the
+                # line is no hand of the call that follows, and is named as not taken
+                note(console, words(live, "hands_too_late", text=shown(" ".join(map(str, voters[i:])))))
+                break
             live.apply_typed(Tap(voter, target) if kind == "seat" else Tap(voter, answer=True))
     finally:
         if out is not None:
