@@ -12,7 +12,9 @@ for every candidate (seed 004 §4.4).
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 
 import pytest
 from test_console_hotseat import play_on_a_terminal, read_until
@@ -27,15 +29,11 @@ def plain(data) -> str:
 
 
 def typed(master: int, text: str) -> None:
-    import os
-
     os.write(master, text.encode() + b"\n")
 
 
 def until(master: int, seen: bytearray, text: str, times: int = 1, timeout: float = 60) -> None:
     """Wait for `text` as the eye reads it (the console's colours and line breaks left out)."""
-    import time
-
     deadline = time.monotonic() + timeout
     while " ".join(plain(seen).split()).count(text) < times and time.monotonic() < deadline:
         read_until(master, b"\0never", seen, timeout=0.3)
