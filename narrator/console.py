@@ -23,7 +23,8 @@ from rich.console import Console
 from rich.text import Text
 
 from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
-from .inputs import INPUT_WORDS, SENTENCE_WORDS, InputError, Talk, shown
+from .flow.events import Tap
+from .inputs import INPUT_WORDS, SENTENCE_WORDS, InputError, Talk, hands_line, shown
 from .language import seat_number
 from .naming import named, names_put, seat_label
 from .rules.roles import team_of
@@ -154,6 +155,7 @@ class ConsoleOutput:
         self._refused_at_night: list[str] = []  # his night lines the game refused, shown to him at dawn
         self._timer_pending = False  # a step's timer is known and its time does not run yet
         self._after_timer: list = []  # what to show once it runs: its private answers
+        self.collecting: list[dict] | None = None  # a scorer's line of hands: its votes, answered once
 
     def _only_for(self, seat: int) -> str:
         """The label of a private line, in the table's language like the line itself."""
@@ -326,6 +328,9 @@ class ConsoleOutput:
             # a day vote is a raised hand, seen by all (every variant's seed): whoever typed it
             # must see it was counted, as every other typed line is answered
             e = effect.entry
+            if self.collecting is not None:
+                self.collecting.append(e)  # the scorer's line is answered once, with all it recorded
+                return
             session = getattr(self.live, "session", None)
             if "answer" in e:
                 key = "vote_yes" if e["answer"] == "yes" else "vote_no"
@@ -340,6 +345,91 @@ class ConsoleOutput:
             # with names as the narrator's lines have them: "player 4 (Max) for player 6 (Bob)"
             shown = names_put(session.voice, self.names, lambda a: words(self.live, key, **a), args, ("voter", "seat")) if session else None
             note(c, shown or words(self.live, key, **args))
+
+
+    def hands_awaited(self) -> None:
+        """The hand call's time is over, and the scorer has not typed its hands yet."""
+        choices = self.live.game.vote_choices()
+        several = choices is not None and choices[0] == "seat" and len(choices[1]) > 1
+        note(self.console, words(self.live, "hands_awaited_several" if several else "hands_awaited"))
+
+
+def hands_typed(live, line: str, console: Console) -> bool:
+    """A scorer's line in a hand call at a table without phones: "3 5 8" raised their hands for the
+    name being called (or said yes), "7: 3 5 8" voted for player 7 where several are voted on, and
+    Enter alone: no (more) hands. False for a line of any other shape, or outside a hand call."""
+    call = live.hand_call() if hasattr(live, "hand_call") else None
+    if call is None:
+        return False
+    if line:
+        try:
+            parsed = hands_line(line)
+        except InputError as exc:
+            note(console, exc.explained(live.session.voice))
+            return True
+        if parsed is None:
+            return False
+    else:
+        parsed = (None, [])
+    live.submit_control(lambda: _hands_in_turn(live, console, call, line, *parsed))
+    return True
+
+
+def _hands_in_turn(live, console: Console, call: int, line: str, target: int | None, voters: list[int]) -> None:
+    """The scorer's hands, on the game's loop as the line's turn comes. Each hand is a vote as `tap`
+    records it (journaled one by one, so resume and report replay them); a seat that cannot vote
+    is refused by name and the others still count — the scorer saw those hands go up, and typing
+    them all again would cost the next name's window."""
+    if live.paused:
+        return note(console, words(live, "hands_paused", text=shown(line)))
+    if live.hand_call() != call:
+        # the count of the call it was typed in has been said: the next name's hands are not these
+        return note(console, words(live, "hands_too_late", text=shown(line)))
+    kind, candidates = live.game.vote_choices()
+    names = live.config.players
+    if kind == "yes_no" and target is not None:
+        return note(console, words(live, "hands_yes_no", text=shown(line), voters=" ".join(map(str, voters)) or "3 5 8"))
+    several = kind == "seat" and len(candidates) > 1
+    if kind == "seat" and target is None and not several:
+        target = candidates[0]
+    if kind == "seat" and target is None and voters:
+        example = f"{candidates[0]}: " + " ".join(map(str, voters))
+        return note(console, words(live, "hands_whose", text=shown(line), seats=", ".join(map(str, candidates)), example=example))
+    if target is not None and target not in candidates:
+        return note(console, words(live, "hands_not_candidate", seat=target, seats=", ".join(map(str, candidates))))
+    # the answer names every hand this name has, a `tap` typed before the line as well: the count
+    # the table hears next is the one the scorer reads
+    given = [v for v, (t, yes) in live.game.ballot_cast().items() if (t == target if kind == "seat" else yes)]
+    out = next((o for o in live.outputs if isinstance(o, ConsoleOutput)), None)
+    recorded: list[dict] = []
+    if out is not None:
+        out.collecting = recorded
+    try:
+        for i, voter in enumerate(voters):
+            if live.hand_call() != call:
+                # every vote was spent and the count said (a re-vote may be open): the rest of the
+                # line is no hand of the call that follows, and is named as not taken
+                note(console, words(live, "hands_too_late", text=shown(" ".join(map(str, voters[i:])))))
+                break
+            live.apply_typed(Tap(voter, target) if kind == "seat" else Tap(voter, answer=True))
+    finally:
+        if out is not None:
+            out.collecting = None
+    hands = ", ".join(seat_label(names, v) for v in given + [e["voter"] for e in recorded]) or words(live, "hands_nobody")
+    if voters or not several:
+        if kind == "seat":
+            # the name called with its player's name, as the console's vote notes put it
+            args = {"seat": target, "voters": hands}
+            voice = live.session.voice
+            note(console, names_put(voice, names, lambda a: words(live, "hands_for", **a), args, ("seat",))
+                 or words(live, "hands_for", **args))
+        else:
+            note(console, words(live, "hands_yes", voters=hands))
+    # one name (or yes) is answered by its line; where several are voted on, by Enter alone
+    if not several or not voters and target is None:
+        if several and not live.hands_waiting():
+            note(console, words(live, "hands_all_in"))
+        live.hands_entered(call)
 
 
 # states in which the day's nominations are no longer in play (as the phones show them): the game
@@ -386,6 +476,10 @@ def waiting_text(live, keypad_table: bool | None = None) -> str:
     if keypad_table is None:
         keypad_table = getattr(live, "keypad_table", False)
     if not (keypad_table and g.state == "night"):
+        if hasattr(live, "hand_call") and live.hand_call() is not None:
+            # a table without phones: the scorer's line is what the count waits for
+            hint = words(live, "status_hands_waiting" if live.hands_waiting() else "status_hands")
+            return live.session.awaiting_text() + " · " + hint
         return live.session.awaiting_text()
     line, args = g.awaiting()
     voice = live.session.voice
@@ -422,6 +516,8 @@ def help_text(live, keypad: bool = False, phones: bool = False) -> str:
     lines = [words(live, "help_inputs", words=" · ".join(day)), words(live, "help_referee", words=" · ".join(referee))]
     if keypad:
         lines.append(words(live, "help_keypad"))
+    if getattr(live, "scorer_at_console", False) and not getattr(g, "votes_on_phones", False):
+        lines.append(words(live, "help_hands"))
     if phones:
         lines.append(words(live, "help_phones"))
     lines.append(words(live, "help_console"))
@@ -456,8 +552,12 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
     """
     line = raw.strip().lstrip("\ufeff").strip()  # a pasted byte-order mark is no part of the word
     if not line:
+        if not full_nights or live.game.state != "night":
+            hands_typed(live, line, console)  # Enter alone in a hand call: no (more) hands
         return
     if keypad is not None and keypad.line(line):
+        return
+    if line[0].isdecimal() and live.game.state != "night" and hands_typed(live, line, console):
         return
     word = line.split()[0].lower()
     if word == "start" and on_start is not None:
@@ -586,6 +686,10 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
         terminal.echo(getattr(live.game, "state", None) != "night")  # a game resumed at night, or one a kill -9 left unechoed
 
     at_a_terminal = bool(isatty and isatty())
+    # without phones (the keypad is the night's input) the scorer at the keyboard types the hands
+    # he sees, and the count waits for his line; with phones their host screen records a hand too.
+    # Lines piped from a script drive the game as a transcript does, `timeout` and all.
+    live.scorer_at_console = at_a_terminal and keypad is not None
 
     def lines():
         if not at_a_terminal:

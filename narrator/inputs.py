@@ -143,6 +143,24 @@ def _int(word: str, what: str) -> int:
     return n
 
 
+# a scorer's line of hands: "3 5 8" (for the name being called), "7: 3 5 8" (the voters for 7)
+_HANDS = re.compile(r"(?:(\d+)\s*:)?([\d\s,]*)")
+
+
+def hands_line(text: str) -> tuple[int | None, list[int]] | None:
+    """A line of seat numbers typed in a hand call, as (the candidate it names, the raised hands);
+    None for a line of any other shape. Raises InputError for a number that is no seat."""
+    text = text.split("#", 1)[0].strip()
+    m = _HANDS.fullmatch(text)
+    if m is None or not text or text[0] not in "0123456789":
+        return None
+    words = m.group(2).replace(",", " ").split()
+    target = _int(m.group(1), "hands target") if m.group(1) else None
+    if target is None and not words:
+        return None
+    return target, [_int(w, "hands seat") for w in words]
+
+
 def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Talk | None:
     """One transcript or console line as an event; None for a blank line or a comment."""
     # "#" starts a comment on any line; no sentence said at a table contains one

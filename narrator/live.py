@@ -183,6 +183,12 @@ class LiveSession:
         # keeps the answers to the referee's lines typed at a keypad table at night off its screen
         self.source: str | None = None
         self.inputs_handled = 0
+        # a table without phones has its hands typed by a scorer at the console: the count of a hand
+        # call waits for his line (see hands_awaited). Set where the console is a terminal.
+        self.scorer_at_console = False
+        self._calls = 0  # timers the game has started: a hand call is known by its number
+        self._hands_in = -1  # the call whose hands the scorer has entered
+        self._held_call = -1  # the call whose time ran out before his line came
 
     # ------------------------------------------------------------------ state
     @property
@@ -242,6 +248,32 @@ class LiveSession:
         still the open one when its turn comes. Piped lines fast-forward as a transcript does: they
         meet the step their turn comes in."""
         self._submit(("keypad", (target, typed_in, strict), "keypad"))
+
+    def hand_call(self) -> int | None:
+        """The number of the hand call open now at a table whose scorer types the hands (no phones
+        to tap them, the console a terminal); None when there is none."""
+        game = self.game
+        if not self.scorer_at_console or getattr(game, "votes_on_phones", False) or game.state in ("night", "over"):
+            return None
+        return self._calls if game.vote_choices() is not None else None
+
+    def hands_waiting(self) -> bool:
+        """Whether the hand call's time is over and its count waits for the scorer's line."""
+        return self.hand_call() is not None and self._held_call == self._calls
+
+    def apply_typed(self, event: Event) -> None:
+        """One event of a line typed at the console, applied now (on the loop): journaled, and
+        answered as any input is."""
+        self._apply(event)
+
+    def hands_entered(self, call: int) -> None:
+        """The scorer's line for hand call `call` is in: once its time is over, it is counted."""
+        if call != self._calls:
+            return
+        self._hands_in = call
+        if self._held_call == call:
+            self._held_call = -1
+            self._apply(Timeout())
 
     def submit_control(self, what, refused=None) -> None:
         """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report).
@@ -415,6 +447,15 @@ class LiveSession:
             self._open_step = None  # closed: a seat typed from now on is too late for it
             if self.game.state == "night":
                 self._step_closed_tonight = True
+            if self.hand_call() is not None and self._hands_in != self._calls:
+                # the hands went up as the rules time them; they are counted once the scorer has
+                # typed them — the same wait whoever raised a hand, and the journal holds the
+                # hands, then the time's end, in the order the game took them
+                self._held_call = self._calls
+                for out in self.outputs:
+                    if hasattr(out, "hands_awaited"):
+                        out.hands_awaited()
+                return
             return self._apply(Timeout())
         if kind == "tick":
             if payload != self._timer_token or self.paused:
@@ -533,6 +574,7 @@ class LiveSession:
             if isinstance(e, Record) and e.entry.get("type") == "phase":
                 self._step_closed_tonight = False
             if isinstance(e, Timer):
+                self._calls += 1
                 e, said = self._clocked(e)
                 if said:
                     self._dispatch(said)  # heard before the clock's time runs again
