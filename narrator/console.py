@@ -533,9 +533,14 @@ def state_name(live) -> str:
         return g.state
     _, args = g.awaiting()
     seat = args.get("seat")
-    if seat is None:
-        named = g.public_nominations() if "{seat}" in phone[key] else []
+    if seat is None and "{seat}" in phone[key]:
+        # the name being called (a Swedish hand vote calls one nominee at a time, as the phones
+        # show it), else the lone nominee or accused
+        ballot = g.vote_choices()
+        named = ballot[1] if ballot and ballot[0] == "seat" and len(ballot[1]) == 1 else g.public_nominations()
         seat = named[0] if len(named) == 1 else ""
+    elif seat is None:
+        seat = ""
     return phone[key].format(seat=seat, winner=live.session.voice.winner(g.winner)).strip()
 
 

@@ -163,6 +163,21 @@ def test_hands_on_now_late_hands_do_not_count_one_vote_a_day():
     assert t.eliminated() == [(7, "vote")]
 
 
+def test_status_names_the_nominee_whose_hands_are_being_called():
+    """«Röstning på spelare» named nobody at `status` when two or more were nominated."""
+    from types import SimpleNamespace
+
+    from narrator.console import state_name
+
+    t = day_one(lang="sv")
+    _to_speeches(t, "say tre nominerar sju", "say fyra nominerar åtta")
+    t.do("say tack", "say tack")
+    live = SimpleNamespace(game=t.game, session=t.session)
+    assert state_name(live) == "Röstning på spelare 7"
+    t.do("tap 1 7", "timeout")
+    assert state_name(live) == "Röstning på spelare 8"
+
+
 def test_a_hand_for_a_nominee_not_yet_called_is_early_and_told_so():
     t = day_one(lang="sv")
     _to_speeches(t, "say 3 nominerar 7", "say 4 nominerar 9", "say 5 nominerar 1")
