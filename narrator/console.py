@@ -694,7 +694,8 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
     # without phones (the keypad is the night's input) the scorer at the keyboard types the hands
     # he sees, and the count waits for his line; with phones their host screen records a hand too.
     # Lines piped from a script drive the game as a transcript does, `timeout` and all.
-    live.scorer_at_console = at_a_terminal and keypad is not None
+    if live is not None:  # (a console read before any game, for `start`, has none)
+        live.scorer_at_console = at_a_terminal and keypad is not None
 
     def lines():
         if not at_a_terminal:
