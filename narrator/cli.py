@@ -451,21 +451,15 @@ def _companion_blocked(cfg: Config, voice) -> str | None:
     address taken by another game), found before anything is written or said: a table that asked
     for phones gets them or an answer, never a game whose votes are called on phones nobody has."""
     try:
-        from .companion import server  # noqa: F401  (the web stack, imported as the game would)
+        from .companion import server  # the web stack, imported as the game would
     except ImportError as exc:
         return _words(voice, "companion_missing", error=str(exc))
-    import socket
-
     section = cfg.section("companion")
     host, port = section["host"], section["port"]
-    probe = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     try:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the companion binds
-        probe.bind((host, port))
+        server.bound_socket(host, port).close()  # bound as the companion binds, then let go
     except OSError as exc:
         return _words(voice, "companion_port", host=host, port=str(port), error=exc.strerror or str(exc))
-    finally:
-        probe.close()
     return None
 
 

@@ -470,6 +470,20 @@ def _keep_secrets(live, hub: Hub) -> None:
                     "after a resume the phones scan new codes", exc.strerror or exc)
 
 
+def bound_socket(host: str, port: int) -> socket.socket:
+    """The companion's socket bound to host:port (OSError when it cannot be: the port taken, the
+    address not this machine's). `narrator play` binds one first as a probe, before anything is
+    written, so the phones that cannot join are said before a game begins."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def start(config, live, *, host: str | None = None, port: int | None = None, announce: bool = True, out=None) -> Companion:
     """Serve the companion in the running loop of `live`; returns the handle (stop with `await handle.stop()`).
 
@@ -484,14 +498,7 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
               spent=keep.get("spent", ()), revoked=keep.get("revoked", ()))
     _keep_secrets(live, hub)
     hub.on_secrets = lambda: _keep_secrets(live, hub)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError:
-        sock.close()
-        raise
+    sock = bound_socket(host, port)
     sock.listen(BACKLOG)
     sock.setblocking(False)
     files = raise_file_limit()
