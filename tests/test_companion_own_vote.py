@@ -45,10 +45,7 @@ def test_a_swedish_voter_reads_on_whom_his_one_vote_went_under_every_later_name_
         async with Table(config("sverige", "sv", SV)) as t:
             ps = await t.join_all()
             await t.to_first_day()
-            t.live.submit_event(Nominate(7, by=3))
-            t.live.submit_event(Nominate(8, by=5))
-            await t.run_clock_until(lambda: t.live.game.state == "nominee_speeches")
-            await t.end_speeches(("nominee_speeches",))
+            await t.to_hand_vote((7, 3), (8, 5))
             await until(lambda: ps[1].screen["state"] == "hand_vote")
             assert all(own(ps, s) is None for s in ps), "nobody has voted yet"
             assert (await ps[1].tap(7))["ok"]

@@ -23,10 +23,7 @@ def test_a_swedish_hand_vote_counts_only_the_hands_for_the_name_being_called():
         async with table("sverige", '1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff"', PHONE_VOTES) as t:
             phones = await t.join_all()
             await t.to_first_day()
-            t.live.submit_event(Nominate(7, by=3))
-            t.live.submit_event(Nominate(8, by=5))
-            await t.run_clock_until(lambda: t.live.game.state == "nominee_speeches")
-            await t.end_speeches(("nominee_speeches",))
+            await t.to_hand_vote((7, 3), (8, 5))
             await until(lambda: phones[1].screen["state"] == "hand_vote")
             assert phones[1].screen["choices"] == [7], "one name at a time"
             assert "Voting on player 7" in phones[1].screen["phase"]

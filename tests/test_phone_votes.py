@@ -250,10 +250,7 @@ def test_a_swedish_table_votes_on_its_phones_and_hears_no_hand(phones):
             t.live.outputs.append(heard)
             ps = await t.join_all()
             await t.to_first_day()
-            t.live.submit_event(Nominate(7, by=3))
-            t.live.submit_event(Nominate(8, by=5))
-            await t.run_clock_until(lambda: t.live.game.state == "nominee_speeches")
-            await t.end_speeches(("nominee_speeches",))
+            await t.to_hand_vote((7, 3), (8, 5))
             await until(lambda: ps[1].screen["state"] == "hand_vote")
             call = load_voice("sv").render("hand_vote_phones" if phones else "hand_vote", {"seat": 7})
             assert call in heard.lines and call in ps[1].screen["caption"]

@@ -15,7 +15,7 @@ import time
 from websockets.asyncio.client import connect
 
 from ..flow.effects import Record
-from ..flow.events import EndSpeech
+from ..flow.events import EndSpeech, Nominate
 from ..live import LiveSession
 
 
@@ -172,6 +172,14 @@ class Table:
         while self.live.game.state in states:
             self.live.submit_event(EndSpeech())
             await self.settle()
+
+    async def to_hand_vote(self, *nominations: tuple[int, int]) -> None:
+        """A Swedish day to its hand vote: each (nominee, nominator) nominated, the day's clock and
+        the last call run out, the nominees' speeches ended."""
+        for seat, by in nominations:
+            self.live.submit_event(Nominate(seat, by=by))
+        await self.run_clock_until(lambda: self.live.game.state == "nominee_speeches")
+        await self.end_speeches(("nominee_speeches",))
 
     async def run_clock_until(self, predicate) -> None:
         """Let every running timer run out, one after another, until the game gets there."""
