@@ -143,8 +143,12 @@ def _int(word: str, what: str) -> int:
     return n
 
 
-# a scorer's line of hands: "3 5 8" (for the name being called), "7: 3 5 8" (the voters for 7)
-_HANDS = re.compile(r"(?:(\d+)\s*:)?([\d\s,]*)")
+# a scorer's line of hands: "3 5 8" (for the name being called), "7: 3 5 8" (the voters for 7).
+# \d is a decimal digit of any script, as seat_number takes it: a full-width or Arabic-Indic layout
+# types "７：３，５" or "٣ ٥ ٨" — its own colon and commas with its digits (any other digit-like
+# sign, "³", makes the line no line of hands: it is answered as no seat number)
+_COLONS, _COMMAS = ":：", ",，、،"
+_HANDS = re.compile(rf"(?:(\d+)\s*[{_COLONS}])?([\d\s{_COMMAS}]*)")
 
 
 def hands_line(text: str) -> tuple[int | None, list[int]] | None:
@@ -152,9 +156,9 @@ def hands_line(text: str) -> tuple[int | None, list[int]] | None:
     None for a line of any other shape. Raises InputError for a number that is no seat."""
     text = text.split("#", 1)[0].strip()
     m = _HANDS.fullmatch(text)
-    if m is None or not text or text[0] not in "0123456789":
+    if m is None or not text or seat_number(text[0]) is None:
         return None
-    words = m.group(2).replace(",", " ").split()
+    words = re.sub(f"[{_COMMAS}]", " ", m.group(2)).split()
     target = _int(m.group(1), "hands target") if m.group(1) else None
     if target is None and not words:
         return None

@@ -88,9 +88,11 @@ def hu_article(value: str) -> str:
 
 
 # {seat_article} in a template is the article the value of {seat} takes in that language; only
-# languages whose article changes with the word after it have one
+# languages whose article changes with the word after it have one. One that opens a template opens
+# a sentence and gets its capital ("A 7. játékos már szavazott."), wherever the template is filled.
 ARTICLES = {"hu": hu_article}
 ARTICLE_SUFFIX = "_article"
+_OPENING_ARTICLE = re.compile(r"\{\w+" + ARTICLE_SUFFIX + r"\}")
 
 
 def plural_categories(lang: str) -> tuple[str, ...]:
@@ -265,6 +267,24 @@ class Voice:
         if capital and template.startswith("{") and text[:1].islower():
             text = text[0].upper() + text[1:]  # a sentence that opens with a role or step name
         return text
+
+    def words(self, template: str, args: dict) -> str:
+        """A screen's own words (a [phone] string) filled with `args` as they are — no line read
+        into a value, no plural form — and the article each {name_article} takes: "A 7. játékos
+        szavazata:" on the host screen, as the narrator's lines open with it."""
+        text = template.format(**self._with_articles(template, args))
+        if _OPENING_ARTICLE.match(template) and text[:1].islower():
+            text = text[0].upper() + text[1:]
+        return text
+
+    def articles_of(self, args: dict) -> dict[str, str]:
+        """{name_article} for each of `args`, where this language has articles: for whoever puts
+        other text where the values go (a seat's mark, to follow it with its player's name) and
+        must keep the article the number takes ("az 1. játékos (Ann)", not "a 1.")."""
+        article = ARTICLES.get(self.lang)
+        if article is None:
+            return {}
+        return {k + ARTICLE_SUFFIX: article(self._format_value(v)) for k, v in args.items()}
 
     def _with_articles(self, template: str, values: dict[str, str]) -> dict[str, str]:
         """`values` and, for each {name_article} of the template, the article that the value of

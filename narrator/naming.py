@@ -66,6 +66,8 @@ def names_put(voice, players: dict, fill, args: dict, seat_args=SEAT_ARGS, once:
 
     filled = {k: ([mark(x) for x in v] if isinstance(v, (list, tuple)) else mark(v)) if k in seat_args else v
               for k, v in args.items()}
+    # the article is the number's, read before the mark stands in for it: "az 1. játékos (Ann)"
+    filled = {**voice.articles_of({k: v for k, v in args.items() if k in seat_args}), **filled}
     if not marked:
         return None
     try:

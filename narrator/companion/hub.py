@@ -503,7 +503,8 @@ class Hub:
     def word(self, key: str, **args) -> str:
         """A [phone] string of the table's language (English when the voice file lacks it)."""
         template = self._phone_template(key) or key
-        return template.format(**args)  # str.format ignores arguments a language does not use
+        # str.format ignores arguments a language does not use; a seat's article is put in by the voice
+        return self.live.voice.words(template, args)
 
     def page_words(self) -> dict[str, str]:
         """Every [phone] string, for the pages to show before and between frames."""
