@@ -275,6 +275,11 @@ class LiveSession:
             self._held_call = -1
             self._apply(Timeout())
 
+    def _hands_awaited(self) -> None:
+        for out in self.outputs:
+            if hasattr(out, "hands_awaited"):
+                out.hands_awaited()
+
     def submit_control(self, what, refused=None) -> None:
         """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report).
         `refused(key)`: told on the loop thread why a pause or resume was not done, as a [console]
@@ -452,10 +457,7 @@ class LiveSession:
                 # typed them — the same wait whoever raised a hand, and the journal holds the
                 # hands, then the time's end, in the order the game took them
                 self._held_call = self._calls
-                for out in self.outputs:
-                    if hasattr(out, "hands_awaited"):
-                        out.hands_awaited()
-                return
+                return self._hands_awaited()
             return self._apply(Timeout())
         if kind == "tick":
             if payload != self._timer_token or self.paused:
@@ -818,5 +820,8 @@ class LiveSession:
             if self._paused_remaining is not None and self._timer_name:
                 self._arm(self._paused_remaining, resumed_at=self._paused_remaining)
             self._paused_remaining = None
+            if self.hands_waiting():
+                # the line typed in the pause was not taken: the scorer reads again what is awaited
+                self._hands_awaited()
         elif what == "quit":
             self.stopped = True
