@@ -330,7 +330,7 @@ class LiveSession:
 
         A day timer goes on with what the journal's last mark of it says it had left ("Player
         3, you have 40 seconds."): a speaker cut off at 40 of 60 s gets the rest, not a fresh
-        minute. A night step starts again from full, whoever is awake: its length tells nothing.
+        minute. A vote's window is whole again: its call is said again, and hands go up on it. A night step starts again from full, whoever is awake: its length tells nothing.
         A day's clock held by a trial (hungariq) is held again with what its mark says it had: a
         resume in the middle of a trial gives the table what was left of its day, not a fresh one.
         `timer_marks`: each timer's last mark (timer number → seconds left)."""
@@ -391,6 +391,11 @@ class LiveSession:
                 left = marks.get(count, clock[1])  # the day's clock itself runs: what it had
             elif count in marks:
                 left = marks[count]
+        if left is not None and self.game.vote_choices() is not None:
+            # a vote is called again («… NU!», "Jetzt!"): the hands go up on the call the table
+            # hears now, and the phones are only coming back — the last dead of a German tie had
+            # 2 s left and was "too late" before his phone was up. The window is whole again.
+            left = None
         if left is not None:
             left = max(1.0, min(float(last_timer.seconds), left))
             # said as it is counted: whole minutes from two minutes up, seconds below
