@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from conftest import Table
 
+from narrator import protocol
+from narrator.report import GameRecord, render
+
 DEAL = "1=mafia 2=mafia"   # 8 players
 
 
@@ -134,6 +137,10 @@ def test_a_dead_decider_who_lets_the_time_run_out_lynches_nobody_and_is_named_fo
     assert t.said()[-3:] == ["tie_decider_silent", "night_falls", "mafia_wakes_kill"] and not [d for d in t.eliminated() if d[1] == "vote"]
     assert t.session.render("tie_decider_silent", {"seat": 8}) == (
         "Spieler 8 hat nicht rechtzeitig entschieden: Niemand wird gelyncht.")
+    # the game's report ends that day with what the table heard, not on the tie alone
+    assert t.records("vote_ends")[-1] == {"type": "vote_ends", "reason": "tie_undecided", "seats": [3, 4]}
+    html = render(GameRecord("<test>", protocol.entries(t.effects, t.session.voice)))
+    assert "A tie, and the player who died last did not decide in time: nobody is lynched" in html
 
 
 def test_the_good_side_wins_when_nobody_evil_lives():
