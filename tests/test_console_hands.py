@@ -300,3 +300,14 @@ def test_phones_at_the_table_but_votes_by_hand_the_count_waits_through_a_pause_a
     assert day[:7] == [{"type": "tap", "seat": 3, "target": 4}, {"type": "tap", "seat": 5, "target": 4}, {"type": "timeout"},
                        {"type": "tap", "seat": 1, "target": 5}, {"type": "tap", "seat": 2, "target": 5},
                        {"type": "tap", "seat": 6, "target": 5}, {"type": "timeout"}]
+    # the call after the pause had its whole window: 5 s from its start before its time was over
+    lines = [json.loads(x) for x in journal.read_text().splitlines()[1:]]
+    counted = next(i for i, e in enumerate(lines) if e.get("event") == {"type": "tap", "seat": 5, "target": 4}) + 1
+    assert lines[counted]["event"] == {"type": "timeout"}
+    start = next(e for e in lines[counted:] if "timer" in e)
+    assert start["left"] == 5.0
+    marks = [e for e in lines[counted:] if e.get("timer") == start["timer"]]
+    over = next(e for e in marks if e["left"] == 0.0)  # noted as its time ran out
+    assert over["t"] - start["t"] >= 4.9, marks
+    # and resumed after the crash, 5's call had its whole window again, not the 0 s its mark said
+    assert [e["left"] for e in marks[marks.index(over) + 1:]][:1] == [5.0], marks
