@@ -691,11 +691,12 @@ def read_console(live, stream=None, console: Console | None = None, keypad=None,
         terminal.echo(getattr(live.game, "state", None) != "night")  # a game resumed at night, or one a kill -9 left unechoed
 
     at_a_terminal = bool(isatty and isatty())
-    # without phones (the keypad is the night's input) the scorer at the keyboard types the hands
-    # he sees, and the count waits for his line; with phones their host screen records a hand too.
-    # Lines piped from a script drive the game as a transcript does, `timeout` and all.
+    # where the day's votes are hands (no phones, or phones with `[companion] votes` off: their host
+    # screen records no vote then) the scorer at the keyboard types the hands he sees, and the count
+    # waits for his line — a `3 5 8` typed two seconds after «NU!» must not miss the count (hand_call
+    # leaves a phone vote alone). Lines piped from a script drive the game as a transcript does.
     if live is not None:  # (a console read before any game, for `start`, has none)
-        live.scorer_at_console = at_a_terminal and keypad is not None
+        live.scorer_at_console = at_a_terminal
 
     def lines():
         if not at_a_terminal:

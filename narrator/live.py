@@ -275,6 +275,11 @@ class LiveSession:
             self._held_call = -1
             self._apply(Timeout())
 
+    def _hands_awaited(self) -> None:
+        for out in self.outputs:
+            if hasattr(out, "hands_awaited"):
+                out.hands_awaited()
+
     def submit_control(self, what, refused=None) -> None:
         """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report).
         `refused(key)`: told on the loop thread why a pause or resume was not done, as a [console]
@@ -325,7 +330,7 @@ class LiveSession:
 
         A day timer goes on with what the journal's last mark of it says it had left ("Player
         3, you have 40 seconds."): a speaker cut off at 40 of 60 s gets the rest, not a fresh
-        minute. A night step starts again from full, whoever is awake: its length tells nothing.
+        minute. A vote's window is whole again: its call is said again, and hands go up on it. A night step starts again from full, whoever is awake: its length tells nothing.
         A day's clock held by a trial (hungariq) is held again with what its mark says it had: a
         resume in the middle of a trial gives the table what was left of its day, not a fresh one.
         `timer_marks`: each timer's last mark (timer number → seconds left)."""
@@ -386,6 +391,11 @@ class LiveSession:
                 left = marks.get(count, clock[1])  # the day's clock itself runs: what it had
             elif count in marks:
                 left = marks[count]
+        if left is not None and self.game.vote_choices() is not None:
+            # a vote is called again («… NU!», "Jetzt!"): the hands go up on the call the table
+            # hears now, and the phones are only coming back — the last dead of a German tie had
+            # 2 s left and was "too late" before his phone was up. The window is whole again.
+            left = None
         if left is not None:
             left = max(1.0, min(float(last_timer.seconds), left))
             # said as it is counted: whole minutes from two minutes up, seconds below
@@ -452,10 +462,7 @@ class LiveSession:
                 # typed them — the same wait whoever raised a hand, and the journal holds the
                 # hands, then the time's end, in the order the game took them
                 self._held_call = self._calls
-                for out in self.outputs:
-                    if hasattr(out, "hands_awaited"):
-                        out.hands_awaited()
-                return
+                return self._hands_awaited()
             return self._apply(Timeout())
         if kind == "tick":
             if payload != self._timer_token or self.paused:
@@ -818,5 +825,8 @@ class LiveSession:
             if self._paused_remaining is not None and self._timer_name:
                 self._arm(self._paused_remaining, resumed_at=self._paused_remaining)
             self._paused_remaining = None
+            if self.hands_waiting():
+                # the line typed in the pause was not taken: the scorer reads again what is awaited
+                self._hands_awaited()
         elif what == "quit":
             self.stopped = True

@@ -31,7 +31,8 @@ class Speaker:
     have been heard, not beforehand how long they take — its guess is GUESS seconds, as a line
     Piper has not rendered yet has only an estimate."""
 
-    def __init__(self):
+    def __init__(self, said: float = SAID):
+        self.said = said
         self.heard_at: list[float] = []
         self.off = threading.Event()  # unplugged at the end of the test: the loop is gone
         self.playing = 0
@@ -52,7 +53,7 @@ class Speaker:
             callback(at)
 
         self.playing += 1
-        threading.Timer(SAID, played).start()
+        threading.Timer(self.said, played).start()
         return True
 
 
@@ -101,5 +102,61 @@ def test_the_phones_have_the_buttons_through_the_call_and_its_window_and_count_d
             at, last = shown[-1]
             assert at >= heard - 0.05 and 4.0 <= last["timer"] <= 5.0, (at - heard, last["timer"])
             assert abs((at + last["timer"]) - ends[0]) < 1.0, (at + last["timer"], ends[0])
+
+    asyncio.run(main())
+
+
+def test_a_tap_during_the_call_is_taken_and_named_and_one_after_the_window_is_refused_on_that_phone():
+    """Seed 000 Röstning: the hands go up on «NU!» so that nobody bases his vote on another's hand,
+    and a late hand does not count. A phone keeps each vote hidden (only its own phone names it),
+    so a tap while the call is still being said shows nobody anything: it is taken, and the phone
+    says so. A tap once the name's window is over is refused, with the reason, on that phone alone."""
+    cfg = parse_config('variant = "sverige"\nlanguage = "sv"\nseats = 10\n[dealing]\n'
+                       'roles = { 1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff" }\n'
+                       '[companion]\nvotes = true\n[timers]\nhand_vote = 5\n', "club.toml")
+
+    async def main():
+        async with Table(cfg, session_class=LiveSession) as t:
+            # the call takes long to say, so the tap surely comes before its «NU!» is heard
+            live, speaker = t.live, Speaker(said=8.0)
+            ps = await t.join_all()
+            t.deal()
+            await until(lambda: live.game.state == "night", 10, "the deal")
+            while live.game.state != "nominee_speeches":
+                if live.game.state == "discussion" and not live.game.public_nominations():
+                    live.submit_event(Nominate(7, by=3))
+                    live.submit_event(Nominate(8, by=5))
+                live.submit_event(Timeout())
+                await t.settle()
+            live.outputs.insert(0, speaker)  # the speeches and the call are said, and heard later
+            while live.game.state == "nominee_speeches":
+                live.submit_event(EndSpeech())
+                await t.settle()
+            await until(lambda: ps[1].screen["state"] == "hand_vote" and ps[1].screen["choices"] == [7])
+            called = len(speaker.heard_at)
+            # «De som vill rösta på spelare 7 … NU!» is still being said: a tap now is taken
+            answer = await ps[1].tap(7)
+            assert len(speaker.heard_at) == called, "tapped before the call was heard"
+            assert answer["ok"] and answer["text"] == "Din röst: 7"
+            await until(lambda: ps[1].screen["voted"] == "Du röstade på spelare 7.")
+            await until(lambda: ps[6].screen["choices"] == [8], 30, "8 called")
+            late = await ps[6].tap(7)
+            # 7's window is over: a tap for 7 (a phone slow to redraw) is refused, with the reason
+            assert not late["ok"] and late["text"] == "För sent: rösterna på spelare 7 är redan räknade."
+            # a late hand is no vote spent (seed 000): his button for 8 is still there, and counts
+            assert ps[6].screen["choices"] == [8] and (await ps[6].tap(8))["ok"]
+            epoch = ps[9].screen["epoch"]
+            assert (await ps[4].tap(8))["ok"]  # 8 has the most votes: no tie, the vote is over
+            await until(lambda: live.game.state != "hand_vote", 60, "8 counted")
+            await t.settle()
+            ps[9].screen["epoch"] = epoch
+            stale = await ps[9].tap(8)
+            # and once the last name is counted, a tap from the screen before is refused too
+            assert not stale["ok"] and stale["text"] == "För sent: spelet har gått vidare."
+            taken = [e["event"] for e in t.records if e.get("type") == "input" and e["event"]["type"] == "tap"]
+            assert taken == [{"type": "tap", "seat": 1, "target": 7}, {"type": "tap", "seat": 6, "target": 8},
+                     {"type": "tap", "seat": 4, "target": 8}]
+            speaker.off.set()
+            live.outputs.remove(speaker)
 
     asyncio.run(main())

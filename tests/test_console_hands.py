@@ -11,13 +11,18 @@ for every candidate (seed 004 §4.4).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import pty
 import re
+import socket
+import subprocess
+import sys
 import time
 
 import pytest
-from test_console_hotseat import play_on_a_terminal, read_until
+from test_console_hotseat import ROOT, play_on_a_terminal, read_until
 
 from narrator.inputs import InputError, hands_line
 
@@ -213,3 +218,96 @@ def test_a_russian_scorer_names_each_candidates_hands_and_ends_with_enter_alone(
         play.wait(timeout=30)
     taps = [(e["seat"], e["target"]) for e in journal_events(journal) if e["type"] == "tap"]
     assert taps == [(1, 5), (2, 5), (3, 5), (4, 6), (8, 6), (3, 6), (9, 7)]
+
+
+@contextlib.contextmanager
+def resumed_on_a_terminal(tmp_path, journal):
+    """`narrator resume` of the same table after a `kill -9`, on a new pseudo-terminal."""
+    master, slave = pty.openpty()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "80"}
+    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "resume", "--journal", str(journal), "--voice", "text"],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
+    os.close(slave)
+    try:
+        yield play, master
+    finally:
+        if play.poll() is None:
+            play.kill()
+            play.wait()
+        os.close(master)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_phones_at_the_table_but_votes_by_hand_the_count_waits_through_a_pause_and_a_crash(tmp_path):
+    """Phones for the night, hands by day (`[companion] votes = false`): the phones have no vote
+    buttons, so the scorer's line is the hands, and the count waits for it as at a keypad table —
+    a `3 5` typed two seconds after «NU!» is counted, not lost. A pause while it waits takes no
+    line (the scorer is told, and told again what is awaited at resume); `narrator resume` after a
+    `kill -9` there calls the name again and waits for the same line."""
+    journal = tmp_path / "kvall.jsonl"
+    phones = f'[companion]\nenabled = true\nhost = "127.0.0.1"\nport = {free_port()}\nvotes = false\n'
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, SVERIGE + phones + JOURNAL_ETC.format(journal=journal), columns=80) as (play, master):
+        until(master, seen, "Välkomna till Maffia")
+        typed(master, "start")  # nobody tapped Ready: the host starts night zero
+        until(master, seen, "Dagen börjar")
+        typed(master, "nominate 4 by 3")
+        typed(master, "nominate 5 by 6")
+        until(master, seen, "Spelare 5 är nominerad av spelare 6")
+        for done in ("Vill någon använda tidstillägget?", "Sista chansen", "Spelare 4, ditt tal", "Spelare 5, ditt tal"):
+            typed(master, "timeout")
+            until(master, seen, done)
+        typed(master, "timeout")
+        until(master, seen, "De som vill rösta på spelare 4 ska räcka upp sin hand. NU!")
+        awaited = "tiden är ute — skriv platserna som räckte upp handen och tryck Enter"
+        until(master, seen, awaited)
+        typed(master, "pause")
+        until(master, seen, "Spelet är pausat.")
+        typed(master, "3 5")
+        until(master, seen, "spelet är pausat: '3 5' togs inte emot — skriv det igen efter resume")
+        typed(master, "resume")
+        until(master, seen, "Spelet fortsätter.")
+        until(master, seen, awaited, times=2)  # what the count waits for, said again
+        assert "Spelare 4: " not in plain(seen), "nothing is counted before the scorer's line"
+        typed(master, "3 5")
+        until(master, seen, "händer för spelare 4: 3 (Vika), 5")
+        until(master, seen, "Spelare 4: 2 röster.")
+        until(master, seen, "De som vill rösta på spelare 5 ska räcka upp sin hand. NU!")
+        until(master, seen, awaited, times=3)  # 5's window ran out: its count waits too
+        play.kill()  # kill -9 while 5's count waits for the scorer
+        play.wait()
+    seen = bytearray()
+    with resumed_on_a_terminal(tmp_path, journal) as (play, master):
+        until(master, seen, "Spelet fortsätter där det avbröts.")
+        until(master, seen, "De som vill rösta på spelare 5 ska räcka upp sin hand. NU!")
+        until(master, seen, awaited)
+        assert "Spelare 5: " not in plain(seen)
+        typed(master, "1 2 6")
+        until(master, seen, "händer för spelare 5: 1, 2, 6")
+        until(master, seen, "Spelare 5: 3 röster.")
+        until(master, seen, "Spelare 5 hängs.")
+        typed(master, "quit")
+        play.wait(timeout=30)
+    events = journal_events(journal)
+    day = events[events.index({"type": "tap", "seat": 3, "target": 4}):]
+    # each hand once, the line typed in the pause nowhere, and each count after its hands
+    assert day[:7] == [{"type": "tap", "seat": 3, "target": 4}, {"type": "tap", "seat": 5, "target": 4}, {"type": "timeout"},
+                       {"type": "tap", "seat": 1, "target": 5}, {"type": "tap", "seat": 2, "target": 5},
+                       {"type": "tap", "seat": 6, "target": 5}, {"type": "timeout"}]
+    # the call after the pause had its whole window: 5 s from its start before its time was over
+    lines = [json.loads(x) for x in journal.read_text().splitlines()[1:]]
+    counted = next(i for i, e in enumerate(lines) if e.get("event") == {"type": "tap", "seat": 5, "target": 4}) + 1
+    assert lines[counted]["event"] == {"type": "timeout"}
+    start = next(e for e in lines[counted:] if "timer" in e)
+    assert start["left"] == 5.0
+    marks = [e for e in lines[counted:] if e.get("timer") == start["timer"]]
+    over = next(e for e in marks if e["left"] == 0.0)  # noted as its time ran out
+    assert over["t"] - start["t"] >= 4.9, marks
+    # and resumed after the crash, 5's call had its whole window again, not the 0 s its mark said
+    assert [e["left"] for e in marks[marks.index(over) + 1:]][:1] == [5.0], marks

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from conftest import Table
 
+from narrator import protocol
+from narrator.report import GameRecord, render
+
 DEAL = "1=mafia 2=mafia"   # 8 players
 
 
@@ -134,6 +137,10 @@ def test_a_dead_decider_who_lets_the_time_run_out_lynches_nobody_and_is_named_fo
     assert t.said()[-3:] == ["tie_decider_silent", "night_falls", "mafia_wakes_kill"] and not [d for d in t.eliminated() if d[1] == "vote"]
     assert t.session.render("tie_decider_silent", {"seat": 8}) == (
         "Spieler 8 hat nicht rechtzeitig entschieden: Niemand wird gelyncht.")
+    # the game's report ends that day with what the table heard, not on the tie alone
+    assert t.records("vote_ends")[-1] == {"type": "vote_ends", "reason": "tie_undecided", "seats": [3, 4]}
+    html = render(GameRecord("<test>", protocol.entries(t.effects, t.session.voice)))
+    assert "A tie, and the player who died last did not decide in time: nobody is lynched" in html
 
 
 def test_the_good_side_wins_when_nobody_evil_lives():
@@ -223,3 +230,18 @@ def test_a_german_table_hears_its_nominees_defences_and_final_vote_in_whole_sent
     assert words(batch) == ["Nominiert sind die Spieler 3 und 4.", "Spieler 3, verteidige dich: Du hast eine Minute.",
                             "Spieler 4, verteidige dich: Du hast eine Minute."]
     assert words(t.do("say danke")) == ["Jetzt wird endgültig abgestimmt, wer gelyncht wird: die Spieler 3 und 4."]
+
+
+def test_a_tie_with_nobody_dead_yet_lynches_nobody_and_the_report_says_why():
+    # seed 003's tie-breaker is the last dead; a first night without a death leaves none
+    t = Table(deal=DEAL, variant="grundregeln", seats=8, roles={"mafia": 2}, lang="de")
+    t.do("timeout")                                 # the mafia did not agree: nobody dies
+    assert t.eliminated() == [] and t.game.state == "discussion"
+    t.do("timeout")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 7, 7: 5, 8: 4})
+    t.do("say danke", "say danke")
+    point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4, 7: 3, 8: 4})
+    assert t.said()[-3:] == ["tie_nobody_decides", "night_falls", "mafia_wakes_kill"]
+    assert t.records("vote_ends")[-1] == {"type": "vote_ends", "reason": "tie_no_dead", "seats": [3, 4]}
+    html = render(GameRecord("<test>", protocol.entries(t.effects, t.session.voice)))
+    assert "A tie, and nobody has died yet to decide it: nobody is lynched" in html

@@ -86,7 +86,9 @@ class GrundregelnGame(BaseGame):
             self._say("time_up", seat=self.speaker)
             return self._next_defence()
         if st == "tie_break":
-            # seed 003 says nothing of a dead decider who does not decide: nobody is lynched
+            # seed 003 says nothing of a dead decider who does not decide: nobody is lynched (and
+            # the report says so, or its day would end on a tie with no outcome)
+            self._record("vote_ends", reason="tie_undecided", seats=list(self.candidates))
             self._say("tie_decider_silent", seat=self.decider)
             return self._go_night()
         raise Refused("reject_no_timer")
@@ -192,6 +194,7 @@ class GrundregelnGame(BaseGame):
             self._say("tie_nobody_lynched")
             return self._go_night()
         if not self.deaths:
+            self._record("vote_ends", reason="tie_no_dead", seats=list(top))
             self._say("tie_nobody_decides")
             return self._go_night()
         # seed 003: "entscheidet bei einer Pattsituation der letzte Tote" — one the table can ask
