@@ -307,7 +307,10 @@ def test_phones_at_the_table_but_votes_by_hand_the_count_waits_through_a_pause_a
     start = next(e for e in lines[counted:] if "timer" in e)
     assert start["left"] == 5.0
     marks = [e for e in lines[counted:] if e.get("timer") == start["timer"]]
-    over = next(e for e in marks if e["left"] == 0.0)  # noted as its time ran out
-    assert over["t"] - start["t"] >= 4.9, marks
-    # and resumed after the crash, 5's call had its whole window again, not the 0 s its mark said
-    assert [e["left"] for e in marks[marks.index(over) + 1:]][:1] == [5.0], marks
+    # the note of its time running out races the console's line the test kills on: it may be
+    # lost with the process, and the resumed call must not depend on it
+    if marks[1]["left"] == 0.0:
+        assert marks[1]["t"] - start["t"] >= 4.9, marks
+    # and resumed after the crash, 5's call had its whole window again, not what its marks said
+    assert len(marks) >= 3 and [m["left"] for m in marks[-2:]] == [5.0, 0.0], marks
+    assert marks[-1]["t"] - marks[-2]["t"] >= 4.9, marks
