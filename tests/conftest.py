@@ -136,9 +136,19 @@ class Table:
         return [(r["seat"], r["cause"]) for r in self.records("eliminated")]
 
 
+def in_calls(*calls: list[str]) -> list[str]:
+    """The typed lines of a classic vote whose candidates are called one at a time (seed 004 §4.4):
+    each call's fists, in nomination order, and the end of its window ("timeout") before the next
+    call. A vote that the last fist closes needs no timeout after it."""
+    lines: list[str] = []
+    for i, call in enumerate(calls):
+        lines += call + (["timeout"] if i < len(calls) - 1 else [])
+    return lines
+
+
 @pytest.fixture
 def table():
     return Table()
 
 
-__all__ = ["Table", "STANDARD_DEAL", "config_text", "InputError"]
+__all__ = ["Table", "STANDARD_DEAL", "config_text", "in_calls", "InputError"]
