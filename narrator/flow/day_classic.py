@@ -280,7 +280,7 @@ class ClassicGame(BaseGame):
             self._say("time_up", seat=self.speaker)
             self._finish_speech()
         elif st in ("voting", "revote"):
-            self._close_call()
+            self._close_call() if self.each_called() else self._close_vote()
         elif st in YES_NO_STATES:
             self._close_all_leave()
         else:
@@ -373,8 +373,8 @@ class ClassicGame(BaseGame):
             raise Refused("reject_already_voted", {"seat": voter})
         each = self.rules["vote_call"] == "each"
         current = self.candidates[self.calling] if each else None
-        if each and ev.target is None:
-            # a fist put down now is for the one being called (a `tap 5` at the console)
+        if each and ev.target is None and ev.answer:
+            # a fist put down now is for the one being called (`tap 5 yes` at the console)
             ev = Tap(ev.seat, current)
         if ev.target is None:
             raise Refused("reject_need_candidate", {"seats": self.candidates})
