@@ -146,3 +146,53 @@ def test_a_club_that_votes_together_has_one_window_for_every_candidate():
     closed = t.do("timeout")
     assert "Stop." not in heard(t, closed)
     assert t.records("vote_result")[-1]["counts"] == {"7": 1, "5": 9}
+
+
+# ------------------------------------------------------------------ at the table: the console
+def test_a_russian_scorer_types_each_calls_fists_and_the_split_is_called_again(tmp_path):
+    """`narrator play` on a terminal, no phones: the scorer types the fists of the candidate being
+    called (`1 2 3` + Enter, Enter alone for none), as hands19 does for the Swedish names; the count
+    of each call waits for his line once its two seconds are over."""
+    from test_console_hands import CLASSIC, JOURNAL_ETC, journal_events, typed, until
+    from test_console_hotseat import play_on_a_terminal
+
+    journal = tmp_path / "vecher.jsonl"
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, CLASSIC + JOURNAL_ETC.format(journal=journal), columns=80) as (play, master):
+        until(master, seen, "Игрок 1, у вас одна минута.")
+        for speaker in range(1, 11):
+            if speaker <= 3:
+                typed(master, f"nominate {speaker + 4}")
+                until(master, seen, "принято.", times=speaker)
+            typed(master, "timeout")
+            until(master, seen, f"Спасибо, игрок {speaker}{' (Вика)' if speaker == 3 else ''}.")
+        until(master, seen, "Кто за игрока 5?")
+        typed(master, "1 2 3")
+        until(master, seen, "руки за игрока 5: 1, 2, 3 (Вика)")
+        until(master, seen, "Кто за игрока 6?")
+        typed(master, "tap 9 7")                               # 7 is not called yet: refused, nothing changes
+        until(master, seen, "Сейчас голосуем за игрока 6; за игрока 7 голосуйте, когда его назовут.")
+        typed(master, "4 8")
+        until(master, seen, "руки за игрока 6: 4, 8")
+        until(master, seen, "Кто за игрока 7? Все, кто ещё не проголосовал, голосуют за игрока 7.")
+        typed(master, "tap 10 5")                              # the scorer catches up with 10's fist for 5
+        typed(master, "")                                      # nobody put a fist down for 7
+        until(master, seen, "Игрок 5: 4 голоса.")
+        until(master, seen, "Игрок 7: 4 голоса.")              # 5, 6, 7, 9 silent: the last candidate's
+        until(master, seen, "Автокатастрофа: поровну голосов у игроков 5 и 7.")
+        typed(master, "timeout")
+        until(master, seen, "Игрок 7, 30 секунд на оправдание.")
+        typed(master, "timeout")
+        until(master, seen, "Переголосование между игроками 5 и 7.")
+        until(master, seen, "Кто за игрока 5?", times=2)
+        typed(master, "1 2 3 4 8 10")
+        until(master, seen, "Кто за игрока 7? Все, кто ещё не проголосовал, голосуют за игрока 7.", times=2)
+        typed(master, "")
+        until(master, seen, "Игрок 5: 6 голосов.")
+        until(master, seen, "Игрок 5 покидает игру.")
+        typed(master, "quit")
+        play.wait(timeout=30)
+    taps = [(e["seat"], e["target"]) for e in journal_events(journal) if e["type"] == "tap"]
+    # every input is journaled as typed, the refused one too: the replay refuses it again
+    assert taps[:7] == [(1, 5), (2, 5), (3, 5), (9, 7), (4, 6), (8, 6), (10, 5)]
+    assert taps[7:] == [(s, 5) for s in (1, 2, 3, 4, 8, 10)]
