@@ -196,3 +196,26 @@ def test_a_russian_scorer_types_each_calls_fists_and_the_split_is_called_again(t
     # every input is journaled as typed, the refused one too: the replay refuses it again
     assert taps[:7] == [(1, 5), (2, 5), (3, 5), (9, 7), (4, 6), (8, 6), (10, 5)]
     assert taps[7:] == [(s, 5) for s in (1, 2, 3, 4, 8, 10)]
+
+
+# ------------------------------------------------------------------ journals of before
+def test_a_journal_begun_before_the_calls_is_read_as_it_was_played(tmp_path):
+    """A game journaled when classic still voted in one window (its header has no mode.vote_calls)
+    tapped a later candidate first; its report reads that vote as the table played it."""
+    import json
+
+    from narrator.report.reader import read_game
+
+    config = 'variant = "classic"\nlanguage = "en"\n[dealing]\nmode = "fixed"\nroles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n'
+    events = [{"type": "deal", "roles": {"1": "don", "2": "mafia", "3": "mafia", "4": "sheriff"}}]
+    events += [{"type": "timeout"}] * 3                                         # night zero
+    events += [{"type": "nominate", "seat": 7}, {"type": "end_speech"}, {"type": "nominate", "seat": 5}]
+    events += [{"type": "end_speech"}] * 9
+    events += [{"type": "tap", "seat": 1, "target": 5}, {"type": "tap", "seat": 2, "target": 7}, {"type": "timeout"}]
+    header = {"journal": 1, "config_path": "club.toml", "config_text": config,
+              "mode": {"voice": "text", "companion": False, "reveal": False}, "started": 1.0}
+    path = tmp_path / "old.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in [header] + [{"t": 2.0, "event": e} for e in events]) + "\n")
+    record = read_game(path)
+    votes = [e for e in record.entries if e.get("type") == "vote_result"]
+    assert votes and votes[0]["counts"] == {"7": 1, "5": 9}
