@@ -295,17 +295,15 @@ class Hub:
         ask, choices = self._ask()
         if ask is not None and g.state not in ("night", "setup") and not self._may_tap(seat):
             ask, choices = None, []  # by day a seat the vote does not call on gets no buttons
-        barred = self._barred(seat, ask, choices)
-        marks = None
-        if ask == "seat" and getattr(g, "each_called", lambda: False)():
-            # classic's host calls each candidate in turn (seed 004 §4.4): the ballot keeps every
-            # candidate in his place, the called one alone tappable, the others marked as called
-            # already or still to come — worded here, the same on every phone
-            current = choices[0]
-            done = g.candidates[:g.calling]
-            choices = list(g.candidates)
-            barred = [c for c in choices if c != current]
-            marks = {str(c): self.word("vote_call_over" if c in done else "vote_call_later") for c in barred}
+        calls = None
+        if getattr(g, "each_called", lambda: False)():
+            # classic's host calls each candidate in turn (seed 004 §4.4): the ballot is the one
+            # being called, and beside it the order of the calls, each called already, now or
+            # still to come — worded here, the same on every phone
+            calls = " · ".join(
+                self.word("vote_call_mark", seat=self.seat_label(c), mark=self.word(
+                    "vote_call_over" if i < g.calling else "vote_call_now" if i == g.calling else "vote_call_later"))
+                for i, c in enumerate(g.candidates))
         step = g.step
         if self.dealt is not None and g.state == "setup":
             ask = "ready"  # the deal is out: each phone says when its player has seen the role
@@ -324,9 +322,9 @@ class Hub:
             "ask": ask,
             "choices": choices,
             # buttons on this phone's ballot that stay in their place but cannot be tapped
-            "barred": barred,
-            # what a barred button's candidate is in a vote called one at a time ("over", "not yet")
-            "marks": marks,
+            "barred": self._barred(seat, ask, choices),
+            # a vote called one candidate at a time: "7: over · 8: now · 6: not yet"
+            "calls": calls,
             # a numbered list's words (a manner of death), the same on every phone
             "choice_names": {str(c): self.live.voice.render(f"{ask}_{c}", {}) for c in choices}
             if ask not in (None, "seat", "yes_no", "ready", "extension") else None,
