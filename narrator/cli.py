@@ -858,7 +858,9 @@ def _writable(folder: Path) -> bool:
 def _journal_config(header: dict) -> Config:
     """The game's config as the journal keeps it, its relative paths taken from the folder the
     config was in when the game began (a journal of an earlier version: the working folder)."""
-    return parse_config(header["config_text"], header["config_path"], header.get("config_dir"))
+    from .session import as_journaled
+
+    return as_journaled(parse_config(header["config_text"], header["config_path"], header.get("config_dir")), header)
 
 
 def _config_ok(header: dict) -> bool:

@@ -292,7 +292,10 @@ class Journal:
         j = cls(path, fd)
         # nothing of the game is in the file until its header is: a header that cannot be written
         # leaves nothing to resume, so the way on is to start again (or elsewhere)
-        header = {"journal": FORMAT, "config_path": config_path, "config_text": config_text, "mode": mode, "started": time.time()}
+        # vote_calls: written since the classic host calls each candidate in turn; a journal without
+        # it voted in one window, and is read as it was played (session.as_journaled)
+        header = {"journal": FORMAT, "config_path": config_path, "config_text": config_text,
+                  "mode": {**mode, "vote_calls": True}, "started": time.time()}
         if config_dir is not None:
             # the config's relative paths (its models, its club record) were taken from its folder:
             # a resume started from anywhere takes them from there too, and finds the same files

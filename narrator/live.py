@@ -55,7 +55,7 @@ STEP_STARTS = frozenset({"phase", "speech", "vote_open"})
 # Lines that tell the outcome of the step just ended — a time up, a count of hands, an accusation
 # that fell — said in the same breath as the next step's opening: on a resume they are old news
 # about somebody else, and the table hears only where it is now ("Player 2, you have 55 seconds.")
-STEP_RESULTS = frozenset({"time_up", "vote_count", "hand_vote_count", "accusation_count", "accusation_falls",
+STEP_RESULTS = frozenset({"time_up", "vote_count", "vote_stop", "hand_vote_count", "accusation_count", "accusation_falls",
                           "execution_count", "spared", "nominated_by", "withdrawn_by",
                           "withdrawn_still_nominated"})
 

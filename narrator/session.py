@@ -31,6 +31,23 @@ def as_played(config: Config, companion: bool) -> Config:
     return replace(config, sections={**config.sections, "companion": {**config.section("companion"), "votes": False}})
 
 
+def as_journaled(config: Config, header: dict) -> Config:
+    """The config as a journaled game was played. A journal begun before the classic host called
+    each candidate in turn (seed 004 §4.4; its header has no mode.vote_calls) voted on every
+    candidate in one window: resumed and reported, it is played as it was — its taps for a later
+    candidate are no early fists — unless its config chose `[rules] vote_call` itself."""
+    import tomllib
+
+    mode = header.get("mode") if isinstance(header.get("mode"), dict) else {}
+    if mode.get("vote_calls") or "vote_call" not in config.rules:
+        return config
+    try:
+        chosen = "vote_call" in tomllib.loads(config.text).get("rules", {})
+    except (tomllib.TOMLDecodeError, AttributeError):
+        chosen = False
+    return config if chosen else replace(config, rules={**config.rules, "vote_call": "together"})
+
+
 def companion_ran(header: dict, config: Config) -> bool:
     """Whether a journaled game was played with the companion from its start: its header notes it
     (`narrator play --companion` writes mode.companion), or its config enables it. The one rule
@@ -93,4 +110,4 @@ class Session:
         return self.voice.render(line, args)
 
 
-__all__ = ["Session", "InputError", "Talk", "as_played", "companion_ran", "votes_on_phones"]
+__all__ = ["Session", "InputError", "Talk", "as_journaled", "as_played", "companion_ran", "votes_on_phones"]

@@ -195,6 +195,14 @@ class RandomPlayer:
                     return Nominate(self.pick(g, g.speaker, free))
         if st in SPEECH_STATES:
             return EndSpeech() if r.random() < 0.85 else Timeout()
+        if getattr(g, "each_called", lambda: False)():
+            # seed 004 §4.4: a fist goes down when his candidate is called; the others wait for theirs
+            waiting = [s for s in alive if s not in g.votes]
+            current = g.candidates[g.calling]
+            willing = [s for s in waiting if self.pick(g, s, g.candidates) == current]
+            if willing and r.random() < 0.93:
+                return Tap(r.choice(willing), current)
+            return Timeout()
         if st in TAP_VOTES:
             waiting = [s for s in alive if s not in g.votes]
             if waiting and r.random() < 0.93:

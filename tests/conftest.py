@@ -85,11 +85,39 @@ class Table:
             self.do("say thank you")
 
     def vote(self, votes: dict[int, int | str], close: bool = True) -> None:
-        """Cast votes; when some living player stayed silent, let the vote window run out."""
-        everybody = set(votes) >= set(self.game.alive)
-        for voter, choice in votes.items():
-            self.do(f"tap {voter} {choice}")
-        if close and not everybody:
+        """Cast votes; when some living player stayed silent, let the vote window run out. Where the
+        candidates are called one at a time (seed 004 §4.4, rules.vote_call = "each"), each fist
+        goes down in its candidate's call and each call's window runs out in turn; `close=False`
+        leaves the call of the last vote cast open."""
+        g = self.game
+        everybody = set(votes) >= set(g.alive)
+        if not getattr(g, "each_called", lambda: False)():
+            for voter, choice in votes.items():
+                self.do(f"tap {voter} {choice}")
+            if close and not everybody:
+                self.do("timeout")
+            return
+        this_vote = len(self.records("vote_open"))
+        pending = dict(votes)
+
+        def open_() -> bool:
+            return g.each_called() and len(self.records("vote_open")) == this_vote
+
+        while open_():
+            current = g.candidates[g.calling]
+            # a vote for nobody on the ballot is cast (and refused) in the first call, as before
+            now = [v for v, c in pending.items() if str(c) == str(current) or str(c) not in map(str, g.candidates)]
+            for voter in now:
+                self.do(f"tap {voter} {pending.pop(voter)}")
+            if not open_() or not pending and (not close or everybody):
+                return
+            self.do("timeout")
+
+    def close_vote(self) -> None:
+        """Let the vote's time run out: its one window, or each call still to come."""
+        this_vote = len(self.records("vote_open"))
+        self.do("timeout")
+        while getattr(self.game, "each_called", lambda: False)() and len(self.records("vote_open")) == this_vote:
             self.do("timeout")
 
     def records(self, type_: str, batch: list | None = None) -> list[dict]:
@@ -108,9 +136,19 @@ class Table:
         return [(r["seat"], r["cause"]) for r in self.records("eliminated")]
 
 
+def in_calls(*calls: list[str]) -> list[str]:
+    """The typed lines of a classic vote whose candidates are called one at a time (seed 004 §4.4):
+    each call's fists, in nomination order, and the end of its window ("timeout") before the next
+    call. A vote that the last fist closes needs no timeout after it."""
+    lines: list[str] = []
+    for i, call in enumerate(calls):
+        lines += call + (["timeout"] if i < len(calls) - 1 else [])
+    return lines
+
+
 @pytest.fixture
 def table():
     return Table()
 
 
-__all__ = ["Table", "STANDARD_DEAL", "config_text", "InputError"]
+__all__ = ["Table", "STANDARD_DEAL", "config_text", "in_calls", "InputError"]

@@ -111,8 +111,8 @@ def test_nominees_are_voted_in_nomination_order_one_vote_each(table):
     table.do("say I'm submitting player number 7", "say thank you", "say I'm submitting player number 5")
     table.finish_day_speeches()
     assert table.game.state == "voting" and table.game.candidates == [7, 5]
-    table.do("tap 1 5")
-    assert table.refused("tap 1 7").line == "reject_already_voted"
+    table.do("tap 1 7")
+    assert table.refused("tap 1 5").line == "reject_already_voted"
     assert table.refused("tap 2 9").line == "reject_not_candidate"
 
 
@@ -190,7 +190,17 @@ def test_several_nominees_are_read_out_as_players_before_the_vote():
     while t.game.state == "speeches":
         t.do("say спасибо")
     said = [t.session.render(e.line, e.args) for e in t.effects if type(e).__name__ == "Say"]
-    # and, as seed 004 §4.4 has it, whose silence counts for whom: the last candidate
+    # then the first of them is called, as the host calls each in turn
+    assert said[-2:] == ["На голосование выставлены игроки 7 и 5.", "Кто за игрока 7?"]
+
+
+def test_a_table_voting_together_hears_the_order_and_whose_silence_counts_for_whom():
+    # rules.vote_call = "together": one window; as seed 004 §4.4 has it, the silent vote for the last
+    t = Table(lang="ru", vote_call='"together"')
+    t.do("say выставляю игрока номер 7", "say спасибо", "say выставляю игрока номер 5")
+    while t.game.state == "speeches":
+        t.do("say спасибо")
+    said = [t.session.render(e.line, e.args) for e in t.effects if type(e).__name__ == "Say"]
     assert said[-2:] == ["На голосование выставлены игроки 7 и 5.",
                          "Голосуем в порядке выставления: 7 и 5. Голосуйте. Кто не проголосует, тот голосует за игрока 5."]
 

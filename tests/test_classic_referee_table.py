@@ -12,6 +12,7 @@ next vote is cancelled, unless this player has been "killed" at night or exiled 
 
 from __future__ import annotations
 
+from conftest import in_calls
 from test_classic_vote_cancel import NEXT, TODAY, lines_after, said_in_a_row
 from test_console_table import NIGHT_ZERO, console_game, table
 
@@ -54,7 +55,7 @@ def test_a_foul_in_the_vote_is_a_foul_and_the_vote_goes_on():
     nominate = ["выставляю игрока номер 7", "спасибо", "выставляю игрока номер 5"] + ["timeout"] * 9
     printed, live = console_game(table("ru"), NIGHT_ZERO + nominate + ["tap 1 7", "foul 4", "foul 4", "foul 4"]
                                  + [f"tap {s} 7" for s in range(2, 11)])
-    said = lines_after(printed, "Голосуем")
+    said = lines_after(printed, "Кто за игрока 7?")
     assert said_in_a_row(said, ["Игрок 4: фол номер 3.", "У игрока 4 третий фол: он пропускает следующую речь."])
     assert said_in_a_row(said, ["Игрок 7: 10 голосов.", "Игрок 5: 0 голосов.", "Игрок 7 покидает игру."])
     assert TODAY not in printed and live.game.seats[4].skip_next_speech
@@ -63,7 +64,7 @@ def test_a_foul_in_the_vote_is_a_foul_and_the_vote_goes_on():
 def test_a_fourth_foul_in_the_split_vote_speeches_cancels_the_revote():
     # §7: the re-vote is today's vote, not yet decided
     nominate = ["выставляю игрока номер 7", "спасибо", "выставляю игрока номер 5"] + ["timeout"] * 9
-    split = [f"tap {s} 7" for s in (1, 2, 3, 4, 5)] + [f"tap {s} 5" for s in (6, 7, 8, 9, 10)]
+    split = in_calls([f"tap {s} 7" for s in (1, 2, 3, 4, 5)], [f"tap {s} 5" for s in (6, 7, 8, 9, 10)])
     printed, live = console_game(table("ru"), NIGHT_ZERO + nominate + split + ["foul 9"] * 4)
     said = lines_after(printed, "Автокатастрофа")
     assert said[:2] == ["Автокатастрофа: поровну голосов у игроков 7 и 5.", "Игрок 7, 30 секунд на оправдание."]
@@ -76,7 +77,7 @@ def test_both_leave_by_the_lift_vote_each_with_last_words_and_a_fourth_foul_take
     # seed 002 «Кто «ЗА» то, чтобы все голосуемые покинули игру?», seed 004 §4.4: both leave, each
     # with his last words; §6 a 4th foul means no last words, §7 and cancels nothing: he was exiled
     nominate = ["выставляю игрока номер 7", "спасибо", "выставляю игрока номер 6"] + ["timeout"] * 9
-    split = [f"tap {s} 7" for s in (1, 2, 3, 4, 5)] + [f"tap {s} 6" for s in (6, 7, 8, 9, 10)]
+    split = in_calls([f"tap {s} 7" for s in (1, 2, 3, 4, 5)], [f"tap {s} 6" for s in (6, 7, 8, 9, 10)])
     lift = [f"tap {s} yes" for s in range(1, 8)] + ["tap 8 no", "tap 9 no", "tap 10 no"]
     printed, live = console_game(table("ru"), NIGHT_ZERO + nominate + split + ["спасибо", "спасибо"] + split + lift
                                  + ["foul 6"] * 4 + ["спасибо"])

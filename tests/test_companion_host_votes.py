@@ -52,7 +52,9 @@ def test_the_host_records_the_vote_of_a_player_without_a_phone_and_nothing_else(
             # the speeches: nobody votes, nothing offered
             assert hub.host_frame()["proxy"] is None
 
-        async with Table(parse_config(CLASSIC_DEAL + VOTES)) as t:
+        # one window for 5 and 6 (vote_call = "together"): the host's ballot has both names; where
+        # the host calls them in turn it has the one being called (tests/test_classic_vote_call.py)
+        async with Table(parse_config(CLASSIC_DEAL + '[rules]\nvote_call = "together"\n' + VOTES)) as t:
             phones = await nine_phones(t)
             hub = t.companion.hub
             ws = await host(t)

@@ -151,6 +151,9 @@ def test_a_classic_vote_and_its_all_leave_question_are_read_back():
             await t.end_speeches()
             await until(lambda: ps[1].screen["state"] == "voting")
             for s in range(1, 10):
+                if s == 6:
+                    t.live.fire()                     # «Спасибо.» — «Кто за игрока 8?» (seed 004 §4.4)
+                    await until(lambda: ps[6].screen["choices"] == [8])
                 assert (await ps[s].tap(7 if s <= 5 else 8))["ok"]
                 if s == 1:
                     await until(lambda: own(ps, 1))
@@ -162,6 +165,9 @@ def test_a_classic_vote_and_its_all_leave_question_are_read_back():
             await until(lambda: ps[1].screen["state"] == "revote")
             assert all(own(ps, s) is None for s in ps), "the re-vote is a vote of its own"
             for s in range(1, 11):
+                if s == 6:
+                    t.live.fire()
+                    await until(lambda: ps[6].screen["choices"] == [8])
                 assert (await ps[s].tap(7 if s <= 5 else 8))["ok"]
             # tied again (seed 004 §4.4): should they all leave?
             await until(lambda: ps[3].screen["state"] == ps[9].screen["state"] == "all_leave_vote")

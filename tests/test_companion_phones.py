@@ -93,8 +93,9 @@ async def ballot_of_7_and_8(t):
 
 
 def test_day_votes_on_the_phones_follow_the_core_rules():
+    # one window for 7 and 8 (vote_call = "together"); the calls in turn: test_classic_vote_call.py
     async def main():
-        async with Table(config("[companion]\nvotes = true\n")) as t:
+        async with Table(config('[rules]\nvote_call = "together"\n[companion]\nvotes = true\n')) as t:
             phones = await ballot_of_7_and_8(t)
             assert phones[1].screen["ask"] == "seat" and phones[1].screen["choices"] == [7, 8]
             assert (await phones[1].tap(7))["ok"]

@@ -192,8 +192,9 @@ def test_a_phone_and_the_host_voting_in_the_same_instant_read_what_the_game_reco
 
 
 def test_the_console_s_vote_for_a_phone_is_said_as_the_hosts():
+    # one window for both names (vote_call = "together"), so the phone has the other name to tap
     async def main():
-        async with Table(parse_config(CLASSIC_DEAL + "[companion]\nvotes = true\n")) as t:
+        async with Table(parse_config(CLASSIC_DEAL + '[rules]\nvote_call = "together"\n[companion]\nvotes = true\n')) as t:
             phones, ws, epoch = await nine_and_host(t)
             t.live.submit_event(Tap(7, 6))
             await until(lambda: any(f["t"] == "note" and f.get("chosen") == "6" for _, f, _ in phones[7].frames),

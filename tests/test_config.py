@@ -32,7 +32,7 @@ def test_unknown_keys_are_errors_never_silent():
     text = 'variant = "classic"\nlanguage = "en"\ncolour = "red"\n[rules]\nlastwords = false\n'
     assert problems(text) == [
         "club.toml:3: colour: unknown key; known keys are club, companion, dealing, input, journal, language, night, players, roles, rules, seats, timers, variant, voice",
-        "club.toml:5: rules.lastwords: unknown key; known keys are day_opener, draw_after_quiet_cycles, first_day_single_nominee_vote, fouls, last_words, last_words_after_shot, self_nomination, single_nominee_eliminated, speech_warning, three_way_tie_twice_ends, tie_speeches, town_wins_while_maniac_lives",
+        "club.toml:5: rules.lastwords: unknown key; known keys are day_opener, draw_after_quiet_cycles, first_day_single_nominee_vote, fouls, last_words, last_words_after_shot, self_nomination, single_nominee_eliminated, speech_warning, three_way_tie_twice_ends, tie_speeches, town_wins_while_maniac_lives, vote_call",
     ]
 
 

@@ -1,7 +1,8 @@
 """Hands at a table without phones, typed by the scorer at the console (`narrator play` on a
 pseudo-terminal, no companion): only he sees the hands, and a Swedish name's window is 5 s (seed
 000 «räcka upp sin hand. NU!»), hungariq's a count of three (seed 001), classic's one 20 s window
-for every candidate (seed 004 §4.4).
+for every candidate where a club votes together, two seconds each where the host calls them in
+turn (seed 004 §4.4).
 
 - One line of seat numbers is the call's hands: `3 5 8` for the name being called (or yes),
   `7: 3 5 8` where several are voted on, Enter alone for nobody (or "that is all").
@@ -185,9 +186,12 @@ night_step = 5
 
 
 def test_a_russian_scorer_names_each_candidates_hands_and_ends_with_enter_alone(tmp_path):
+    # a club that votes on every candidate at once (rules.vote_call = "together"); the calls one at
+    # a time, seed 004 §4.4's default, are tests/test_classic_vote_call.py's
     journal = tmp_path / "vecher.jsonl"
     seen = bytearray()
-    with play_on_a_terminal(tmp_path, CLASSIC + JOURNAL_ETC.format(journal=journal), columns=80) as (play, master):
+    together = CLASSIC + '[rules]\nvote_call = "together"\n'
+    with play_on_a_terminal(tmp_path, together + JOURNAL_ETC.format(journal=journal), columns=80) as (play, master):
         until(master, seen, "Игрок 1, у вас одна минута.")
         for speaker in range(1, 11):
             if speaker <= 3:

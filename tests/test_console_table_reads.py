@@ -60,9 +60,13 @@ def to_the_first_night(master: int, seen: bytearray, votes: dict[int, int] | Non
         thanked = f"Thank you, player {seat}".encode()
         assert read_until(master, thanked, seen, times=seen.count(thanked) + 1), tail()
     if votes:
-        assert read_until(master, b"Vote now.", seen), tail()
-        for voter, nominee in votes.items():
-            type_line(master, f"tap {voter} {nominee}")
+        # the host calls each nominee in turn (seed 004 §4.4): his fists, then Enter ends the call
+        for i, nominee in enumerate(nominees):
+            assert read_until(master, f"Who votes for player {nominee}".encode(), seen), tail()
+            for voter in (v for v, n in votes.items() if n == nominee):
+                type_line(master, f"tap {voter} {nominee}")
+            if i < len(nominees) - 1 or len(votes) < 10:   # the last fist of all closes the vote itself
+                type_line(master, "")
         assert read_until(master, b"your last words.", seen, timeout=60), tail()
         type_line(master, "timeout")
     assert read_until(master, MAFIA_WAKES, seen), tail()

@@ -184,11 +184,12 @@ DAY_ONE = NIGHT_ZERO + typed_lines()[3:15]  # every speech of day 1 (3 and 4 nom
     # player 1's minute ran out (seed 004 §4.3): the table hears whose turn it is, not "Thank you,
     # player 1. Time is up." again — news of somebody else's speech
     (NIGHT_ZERO + ["say I'm submitting player number three", "timeout"], ["Player 2, you have"]),
-    # in the middle of the vote (seed 004 §4.4): the order of the vote, not the read-back of the nominees
-    (DAY_ONE + ["tap 1 3", "tap 2 4"], ["We vote in this order: 3 and 4. Vote now."]),
+    # in the middle of the vote (seed 004 §4.4): the call it was at, not the read-back of the
+    # nominees, nor the "Stop." that ended the call before it
+    (DAY_ONE + ["tap 1 3", "timeout", "tap 2 4"], ["Who votes for player 4? Every vote not yet cast goes to player 4."]),
     # in the last words of the player voted out (the silent votes go to 4, the last candidate, seed
     # 004 §4.4): his turn, not the count of hands that sent him out
-    (DAY_ONE + ["tap 1 3", "tap 2 4", "tap 3 4", "timeout"], ["Player 4, your last words."]),
+    (DAY_ONE + ["tap 1 3", "timeout", "tap 2 4", "tap 3 4", "timeout"], ["Player 4, your last words."]),
 ], ids=["speech after a time-up", "mid-vote", "last words"])
 def test_a_resumed_day_says_only_where_the_table_is(lines, opening, tmp_path):
     journal = killed_after_lines(lines, tmp_path)
@@ -197,7 +198,7 @@ def test_a_resumed_day_says_only_where_the_table_is(lines, opening, tmp_path):
     said = [l[2:] for l in out.splitlines() if l.startswith("» ")]
     assert said[0] == "The game goes on where it stopped."
     assert len(said) == 1 + len(opening) and all(s.startswith(o) for s, o in zip(said[1:], opening)), said
-    assert "Time is up" not in out and "votes." not in out and "Nominated for the vote" not in out
+    assert "Time is up" not in out and "votes." not in out and "Nominated for the vote" not in out and "Stop." not in out
 
 
 def test_a_last_call_opened_again_by_a_nomination_is_announced_as_the_last_call():

@@ -14,7 +14,7 @@ is typed there is what a transcript holds, and what the table hears is printed.
 from __future__ import annotations
 
 from test_classic_vote_cancel import TODAY, lines_after, said_in_a_row
-from conftest import Table
+from conftest import Table, in_calls
 from test_console_table import NIGHT_ZERO, console_game, table
 
 SPEECHES = ["timeout"] * 10
@@ -120,7 +120,8 @@ NOMINATE_FOUR = ["выставляю игрока номер 7", "спасибо
 
 
 def votes(plan: dict[int, list[int]]) -> list[str]:
-    return [f"tap {v} {c}" for c, voters in plan.items() for v in voters]
+    """The fists of each candidate in his own call, in nomination order (seed 004 §4.4)."""
+    return in_calls(*([f"tap {v} {c}" for v in voters] for c, voters in plan.items()))
 
 
 def test_three_tied_then_two_tied_is_a_new_split_between_the_two_then_the_lift_vote():

@@ -295,6 +295,15 @@ class Hub:
         ask, choices = self._ask()
         if ask is not None and g.state not in ("night", "setup") and not self._may_tap(seat):
             ask, choices = None, []  # by day a seat the vote does not call on gets no buttons
+        calls = None
+        if getattr(g, "each_called", lambda: False)():
+            # classic's host calls each candidate in turn (seed 004 §4.4): the ballot is the one
+            # being called, and beside it the order of the calls, each called already, now or
+            # still to come — worded here, the same on every phone
+            calls = " · ".join(
+                self.word("vote_call_mark", seat=self.seat_label(c), mark=self.word(
+                    "vote_call_over" if i < g.calling else "vote_call_now" if i == g.calling else "vote_call_later"))
+                for i, c in enumerate(g.candidates))
         step = g.step
         if self.dealt is not None and g.state == "setup":
             ask = "ready"  # the deal is out: each phone says when its player has seen the role
@@ -314,6 +323,8 @@ class Hub:
             "choices": choices,
             # buttons on this phone's ballot that stay in their place but cannot be tapped
             "barred": self._barred(seat, ask, choices),
+            # a vote called one candidate at a time: "7: over · 8: now · 6: not yet"
+            "calls": calls,
             # a numbered list's words (a manner of death), the same on every phone
             "choice_names": {str(c): self.live.voice.render(f"{ask}_{c}", {}) for c in choices}
             if ask not in (None, "seat", "yes_no", "ready", "extension") else None,

@@ -40,6 +40,7 @@ class ClassicGame(BaseGame):
         self.speech_kind = "speech"
         self.nominated_this_speech: int | None = None
         self.candidates: list[int] = []
+        self.calling = 0  # rules.vote_call = "each": the index of the candidate being called
         self.votes: dict[int, int] = {}
         self.answers: dict[int, bool] = {}
         self.tied: list[int] = []
@@ -60,7 +61,14 @@ class ClassicGame(BaseGame):
         view["vote_cancelled"] = self.cancel_vote_day == self.day and self.state != "night"
         return view
 
+    def each_called(self) -> bool:
+        """Whether this vote calls its candidates one at a time (seed 004 §4.4), not together."""
+        return self.state in ("voting", "revote") and self.rules["vote_call"] == "each"
+
     def vote_choices(self):
+        if self.each_called():
+            # the one being called: a phone shows his button alone, a scorer's line is his fists
+            return "seat", [self.candidates[self.calling]]
         if self.state in ("voting", "revote"):
             return "seat", list(self.candidates)
         if self.state in YES_NO_STATES:
@@ -68,6 +76,10 @@ class ClassicGame(BaseGame):
         return None
 
     def ballot_cast(self):
+        if self.each_called():
+            # who is in for the one being called: an earlier candidate's fists are his count's
+            current = self.candidates[self.calling]
+            return {v: (t, None) for v, t in self.votes.items() if t == current}
         if self.state in ("voting", "revote"):
             return {v: (t, None) for v, t in self.votes.items()}
         if self.state in YES_NO_STATES:
@@ -268,7 +280,7 @@ class ClassicGame(BaseGame):
             self._say("time_up", seat=self.speaker)
             self._finish_speech()
         elif st in ("voting", "revote"):
-            self._close_vote()
+            self._close_call() if self.each_called() else self._close_vote()
         elif st in YES_NO_STATES:
             self._close_all_leave()
         else:
@@ -316,7 +328,12 @@ class ClassicGame(BaseGame):
     def _open_vote(self, candidates: list[int], round_: str) -> None:
         self.candidates = candidates
         self.votes = {}
+        self.calling = 0
         self._record("vote_open", round=round_, candidates=list(candidates))
+        if self.rules["vote_call"] == "each":
+            if round_ == "revote":
+                self._say("revote_open", seats=candidates)
+            return self._call_candidate()
         # seed 004 §4.4 «If player hasn't voted his vote goes to last player»: said as the vote
         # opens, so a table whose fists are all in knows why the window still runs, and nobody is
         # surprised to find his silence counted
@@ -331,17 +348,48 @@ class ClassicGame(BaseGame):
         self._valid_seat(ev.seat)
         raise Refused("reject_tap_now")
 
+    def _call_candidate(self) -> None:
+        """seed 004 §4.4: «Vote casting is performed in sequence the submissions were made»: the
+        host names one candidate, the fists go down for him until "Stop", then the next. The last
+        one's call says where the silent votes go («If player hasn't voted his vote goes to last
+        player»): nobody is surprised to find his silence counted."""
+        seat = self.candidates[self.calling]
+        last = self.calling == len(self.candidates) - 1
+        self._say("vote_call_last" if last else "vote_call", seat=seat)
+        self._timer("vote_each")
+
+    def _close_call(self) -> None:
+        """The called candidate's window is over: "Stop", and the next one is called — or, after
+        the last one, or once every living player has voted, the counts."""
+        self._say("vote_stop")
+        self.calling += 1
+        if self.calling < len(self.candidates) and len(self.votes) < len(self.alive):
+            return self._call_candidate()
+        self._close_vote()
+
     def _vote_tap(self, ev: Tap) -> None:
         voter = self._living_seat(ev.seat)
         if voter in self.votes:
             raise Refused("reject_already_voted", {"seat": voter})
+        each = self.rules["vote_call"] == "each"
+        current = self.candidates[self.calling] if each else None
+        if each and ev.target is None and ev.answer:
+            # a fist put down now is for the one being called (`tap 5 yes` at the console)
+            ev = Tap(ev.seat, current)
         if ev.target is None:
             raise Refused("reject_need_candidate", {"seats": self.candidates})
         if ev.target not in self.candidates:
             raise Refused("reject_not_candidate", {"seat": ev.target, "seats": self.candidates})
+        if each and ev.target in self.candidates[self.calling + 1:]:
+            # not called yet: a fist for him now would be cast before his name — the table saw no
+            # such vote. One for a candidate called already is the scorer catching up, and counts
+            raise Refused("reject_not_called_yet", {"seat": current, "later": ev.target})
         self.votes[voter] = ev.target
         self._record("vote", voter=voter, seat=ev.target)
         if len(self.votes) == len(self.alive):
+            # every fist is down: the calls still to come would have nobody to count
+            if each:
+                return self._close_call()
             self._close_vote()
 
     def _close_vote(self) -> None:

@@ -199,6 +199,9 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
             config = parse_config(text, f"{path} (its config)")
         except ConfigError as exc:
             raise ReadError(f"{path}:1: the journal's config is not valid: {exc.problems[0]}") from None
+    from ..session import as_journaled
+
+    config = as_journaled(config, header)
     rec.language = config.language
     rec.players = dict(config.players)
     started = header.get("started")

@@ -109,6 +109,7 @@ CLASSIC = Variant(
         "last_words": Option(True, bool, "seed 004 §4.4: the eliminated player has last words"),
         "last_words_after_shot": Option(True, bool, "seed 004 §4.5: a shot player has last words at dawn"),
         "tie_speeches": Option(True, bool, "seed 004 §4.4: tied players speak 30 s before the re-vote"),
+        "vote_call": Option("each", str, "seed 004 §4.4: «Vote casting is performed in sequence the submissions were made … right after vote for certain candidate has been announced and before host says \"Stop\"» — each candidate called in turn with his own window (timers.vote_each); \"together\": one window for every candidate (timers.vote), for clubs that vote on phones", choices=("each", "together")),
         "three_way_tie_twice_ends": Option(True, bool, "seed 004 §7: three or more tied twice end the vote"),
         "draw_after_quiet_cycles": Option(3, int, "seed 004 §7: three day+night cycles with nobody leaving is a draw", 0, 20),
         "self_nomination": Option(True, bool, "seeds silent: a player may nominate himself"),
@@ -128,7 +129,11 @@ CLASSIC = Variant(
         "tie_speech": Option(30, int, "seed 004 §4.4: 30 s for each tied player", 5, 300),
         "last_words": Option(60, int, "seed 004 §4.4 (seed 002 says 30 s)", 5, 300),
         "fouled_turn": Option(10, int, "seed 004 §6: a player with 3 fouls skips his speech but may still nominate", 3, 60),
-        "vote": Option(20, int, "seed 004 §4.4: ~2 s a candidate; the window for all taps", 3, 120),
+        "vote": Option(20, int, "seed 004 §4.4: ~2 s a candidate; with rules.vote_call = \"together\" the one window for every candidate, and the window of the yes-or-no votes", 3, 120),
+        # Two seconds per the seed, phones too: a phone gets the called candidate's button as the
+        # call is queued and its countdown once the call has been heard (hub timer_started), so a
+        # phone has the call's own words and then the seed's two seconds, as a fist has
+        "vote_each": Option(2, int, "seed 004 §4.4: «Approximate time to cast a vote is 2 seconds» — each candidate's window when rules.vote_call = \"each\"", 2, 30),
         "night_step": Option(10, int, "seed 004 §4.2: a check is limited to 10 s", 3, 120),
         "night_zero_step": Option(10, int, "seed 004 §4.2", 3, 120),
         "mafia_meeting": Option(60, int, "seed 002: the mafia agree the order of kills", 5, 300),

@@ -102,7 +102,12 @@ def test_ten_phones_play_a_night_and_a_day_in_chromium():
             await host_do(host, "end_speech")
         await until(lambda: game.state == "voting")
         await asyncio.gather(*(p.wait_for_function("() => document.body.dataset.state === 'voting'") for p in pages.values()))
-        votes = await asyncio.gather(*(tap(p, 7 if s <= 6 else 8) for s, p in pages.items()))
+        # the host calls 7, then 8 (seed 004 §4.4): each fist in its candidate's call
+        votes = list(await asyncio.gather(*(tap(p, 7) for s, p in pages.items() if s <= 6)))
+        t.live.fire()
+        await asyncio.gather(*(p.wait_for_function("() => !!document.querySelector('#grid button[data-choice=\"8\"]:not([disabled])')")
+                               for s, p in pages.items() if s > 6))
+        votes += await asyncio.gather(*(tap(p, 8) for s, p in pages.items() if s > 6))
         # the last votes close the ballot: their answer may arrive on the next screen, where the page
         # drops it (it belongs to the closed ballot) and holds no earlier answer in its DOM either
         assert set(votes) <= {"Your vote: 7", "Your vote: 8", None}, votes

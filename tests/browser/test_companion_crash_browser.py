@@ -96,7 +96,10 @@ async def ended_for_the_town(g: CrashGame) -> None:
 # ---------------------------------------------------------------------------------------------
 # classic, in Russian (seeds 002/004): the mafia's shot, a vote cut in half, last words
 
-CLASSIC_TIMERS = "night_zero_step = 3\nmafia_meeting = 5\nnight_step = 8\nspeech = 60\nvote = 30\nlast_words = 60\n"
+# the vote in one 30 s window (vote_call = "together", a [rules] table after the timers): a kill -9
+# in the middle of it has time to come back before it closes; calls of 2 s each would be over
+CLASSIC_TIMERS = ("night_zero_step = 3\nmafia_meeting = 5\nnight_step = 8\nspeech = 60\nvote = 30\nlast_words = 60\n"
+                  '[rules]\nvote_call = "together"\n')
 
 
 class Classic(Game):

@@ -27,9 +27,13 @@ DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
 
 
 def config(lang: str):
+    # a club that votes on its phones in one window (vote_call = "together"): every nominee's button
+    # at once, so a seat can try to change his vote; the host's calls in turn are
+    # test_companion_classic_vote_call_browser.py's
     return parse_config(
         f'variant = "classic"\nlanguage = "{lang}"\n'
         '[dealing]\nroles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n'
+        '[rules]\nvote_call = "together"\n'
         '[companion]\nvotes = true\npin = "2468"\n'
     )
 

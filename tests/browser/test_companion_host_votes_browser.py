@@ -19,6 +19,7 @@ Screenshots go to $NARRATOR_SHOTS when it is set.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -197,6 +198,8 @@ def test_classic_ru_seat_ten_without_a_phone_votes_through_a_tie_on_the_host_scr
     async def main():
         async with launched() as browser:
             cfg = named_table("classic", "ru", '1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff"', names)
+            # both nominees on seat 10's row at once (vote_call = "together"), half the table for each
+            cfg = dataclasses.replace(cfg, rules={**cfg.rules, "vote_call": "together"})
             async with NoPhoneTable(cfg, browser, shots=SHOTS and SHOTS / "host-votes-classic-ru", names=names) as g:
                 await g.join()
                 found = await g.play(on_day=on_day)

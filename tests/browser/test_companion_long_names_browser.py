@@ -68,7 +68,8 @@ def test_long_names_stay_readable_and_the_host_sees_who_is_missing_at_a_glance()
     need_browser()
 
     async def main():
-        cfg = parse_config(CLASSIC_DEAL + PLAYERS + "[companion]\nvotes = true\n")
+        # both nominees on the ballot at once (vote_call = "together"): every name under its number
+        cfg = parse_config(CLASSIC_DEAL + PLAYERS + '[rules]\nvote_call = "together"\n[companion]\nvotes = true\n')
         async with launched() as browser, Table(cfg) as t:
             hub = t.companion.hub
             # seat 10's phone is not connected: protocol phones for 2-9, Chromium for seat 1 and 4

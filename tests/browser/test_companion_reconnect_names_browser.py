@@ -44,9 +44,9 @@ WIDE_JS = """() => {
 }"""
 
 
-def classic(lang: str = "en", players: str = PLAYERS):
+def classic(lang: str = "en", players: str = PLAYERS, rules: str = ""):
     return parse_config(CLASSIC_DEAL.replace('language = "en"', f'language = "{lang}"')
-                        + "[companion]\nvotes = true\n" + players)
+                        + rules + "[companion]\nvotes = true\n" + players)
 
 
 def sverige():
@@ -166,7 +166,8 @@ def test_back_in_a_day_vote_after_voting_shows_the_vote_that_stands():
     need_browser()
 
     async def main():
-        async with Table(classic()) as t, launched() as browser:
+        # both nominees on the ballot at once (vote_call = "together"): the vote that stands among two
+        async with Table(classic(rules='[rules]\nvote_call = "together"\n')) as t, launched() as browser:
             hub, game = t.companion.hub, t.live.game
             pages, others = await seated(t, browser, (5,))
             await t.to_first_day()

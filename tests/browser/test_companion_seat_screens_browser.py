@@ -32,8 +32,13 @@ SHOTS = Path(os.environ.get("NARRATOR_SHOTS") or tempfile.mkdtemp(prefix="narrat
 DON, MAFIA, SHERIFF = 1, (1, 2, 3), 4
 
 
-def config(lang: str = "en"):
-    return parse_config(CLASSIC_DEAL.replace('language = "en"', f'language = "{lang}"') + "[companion]\nvotes = true\n")
+def config(lang: str = "en", rules: str = ""):
+    return parse_config(CLASSIC_DEAL.replace('language = "en"', f'language = "{lang}"') + rules + "[companion]\nvotes = true\n")
+
+
+# both nominees on the ballot at once (vote_call = "together"), for the screens that show a ballot
+# whole; the host's calls in turn are test_companion_classic_vote_call_browser.py's
+TOGETHER = '[rules]\nvote_call = "together"\n'
 
 
 async def shot(page, name: str) -> Path:
@@ -70,7 +75,7 @@ def test_a_page_pushed_off_its_seat_keeps_nothing_stale_and_takes_the_seat_back_
     need_browser()
 
     async def main():
-        async with Table(config()) as t, launched() as browser:
+        async with Table(config(rules=TOGETHER)) as t, launched() as browser:
             hub, game = t.companion.hub, t.live.game
             word = hub.word
             pages, others = await seated(t, browser, (9,))

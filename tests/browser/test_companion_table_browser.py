@@ -80,7 +80,8 @@ def test_a_vote_the_console_records_is_the_phones_vote():
     need_browser()
 
     async def main():
-        async with Table(config("ru")) as t, launched() as browser:
+        # both nominees on the ballot at once (vote_call = "together"): the console records one of two
+        async with Table(config("ru", '[rules]\nvote_call = "together"\n')) as t, launched() as browser:
             game, hub = t.live.game, t.companion.hub
             pages = await phone_pages(t, browser, (5, 6))
             await to_the_vote(t)

@@ -1,0 +1,77 @@
+"""Classic's vote on the phones as the host calls it (seed 004 §4.4 «Vote casting is performed in
+sequence the submissions were made … right after vote for certain candidate has been announced and
+before host says "Stop"»), in real headless Chromium at 360×740: the ballot is the candidate being
+called, and under it the order of the calls ("7: over · 8: now · 6: not yet"); a phone that voted
+reads its own vote ("You voted for player 7.") and has no button any more.
+
+Screenshots go to $NARRATOR_SHOTS (default: a temporary folder).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from pathlib import Path
+
+from narrator.companion.testing import CLASSIC_DEAL, Table, until
+from narrator.config import parse_config
+from narrator.flow.events import EndSpeech, Nominate
+from chromium import expect, launched, need_browser
+from seat_pages import SMALL, chosen, seated, tap
+
+SHOTS = Path(os.environ.get("NARRATOR_SHOTS") or tempfile.mkdtemp(prefix="narrator-vote-call-"))
+
+
+async def ballot(page) -> tuple[list[str], str]:
+    """The phone's buttons, and the order of the calls under them."""
+    buttons = await page.evaluate("() => Array.from(document.querySelectorAll('#grid button')).map(b => b.dataset.choice)")
+    return buttons, await page.locator("#calls").inner_text()
+
+
+def test_the_phones_follow_the_host_calling_each_candidate_in_turn():
+    need_browser()
+
+    async def main():
+        config = parse_config(CLASSIC_DEAL + "[companion]\nvotes = true\n")
+        async with Table(config) as t, launched() as browser:
+            hub, game = t.companion.hub, t.live.game
+            pages, others = await seated(t, browser, (5, 9))
+            await t.to_first_day()
+            for seat in (7, 8, 6):
+                t.live.submit_event(Nominate(seat))
+                t.live.submit_event(EndSpeech())
+                await t.settle()
+            await t.end_speeches()
+            await until(lambda: game.state == "voting", what="the vote")
+            # the first call: 7 alone can be tapped; 8 and 6 are still to come
+            for page in pages.values():
+                await page.wait_for_function("() => !!document.querySelector('#grid button[data-choice=\"7\"]')")
+                assert await ballot(page) == (["7"], "7: now · 8: not yet · 6: not yet")
+            await tap(pages[5], 7)
+            await expect(pages[5].get_by_test_id("own")).to_have_text("You voted for player 7.")
+            assert await chosen(pages[5]) == ["7"]          # marked on the screen it was cast on
+            # "Stop." — the second call: 7 is over, 8 can be tapped, 6 is still to come
+            t.live.fire()
+            await until(lambda: game.calling == 1, what="the second call")
+            await pages[9].wait_for_function("() => !!document.querySelector('#grid button[data-choice=\"8\"]')")
+            assert await ballot(pages[9]) == (["8"], "7: over · 8: now · 6: not yet")
+            assert await pages[9].evaluate("() => document.documentElement.scrollWidth") <= SMALL["width"]
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            await pages[9].screenshot(path=str(SHOTS / "classic-vote-second-call-en.png"))
+            print("screenshot:", SHOTS / "classic-vote-second-call-en.png")
+            # one ballot: the phone that voted for 7 has no button in 8's call, and reads its vote
+            await pages[5].wait_for_function("() => document.querySelectorAll('#grid button').length === 0")
+            assert (await ballot(pages[5]))[1] == "7: over · 8: now · 6: not yet"
+            await expect(pages[5].get_by_test_id("own")).to_have_text("You voted for player 7.")
+            await tap(pages[9], 8)
+            await expect(pages[9].get_by_test_id("own")).to_have_text("You voted for player 8.")
+            t.live.fire()
+            await until(lambda: game.calling == 2, what="the last call")
+            t.live.fire()
+            await until(lambda: game.state != "voting", what="the counts")
+            result = [e for e in t.records if e.get("type") == "vote_result"][-1]
+            assert result["counts"] == {"7": 1, "8": 1, "6": 8}
+            assert len(others) == 8
+
+    asyncio.run(main())
