@@ -353,6 +353,10 @@ class Page:
             return f'<p class="note">{self.w(key, day=esc(item.get("day")))}</p>'
         if k == "defeat":
             return f'<p class="foul">{self.w("defeat", seat=c(item["seat"]))}</p>'
+        if k == "leaving" and self.story.variant == "classic":
+            # seed 004 §5: leaving the gaming table is a dismissal; the table heard "leaves the
+            # table", and nobody said why — seed 000's unwell player is another rule's
+            return f'<p class="act">{self.w("leaving_table", seat=c(item["seat"]))}</p>'
         if k in ("pardon", "leaving", "disqualification"):
             return f'<p class="act">{self.w(k, seat=c(item["seat"]))}</p>'
         if k == "card_shown":
@@ -388,7 +392,7 @@ header{background:var(--card);border-radius:12px;padding:12px 14px;box-shadow:0 
 .deal li.gone{background:#f3f4f6}.deal li.gone .num{color:var(--soft)}.deal .num{font-weight:700;font-size:1.2rem;min-width:1.6em;text-align:center}
 .deal .who{display:flex;flex-direction:column;min-width:0;flex:1;overflow-wrap:break-word}
 .deal em{font-style:normal;font-weight:600}.deal li.mafia em{color:var(--mafia)}.deal li.town em{color:var(--town)}
-.deal .fate{font-size:.8rem;color:var(--soft);text-align:right;max-width:40%}
+.deal .fate{font-size:.8rem;color:var(--soft);text-align:right;max-width:40%;overflow-wrap:break-word}
 .deal .fate i{display:block;font-style:normal;color:var(--accent)}
 .period{background:var(--card);border-radius:12px;padding:10px 12px;margin:10px 0;box-shadow:0 1px 2px #0002}
 .period.night{background:#1e2433;color:#e5e7eb}.period.night .p{background:#2d3547;color:#f3f4f6}
