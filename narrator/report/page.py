@@ -150,6 +150,11 @@ class Page:
         body = self.night(p) if p.kind == "night" else self.day(p)
         if not body and p is self.story.periods[-1] and self.rec.finished:
             body = f'<p class="note">{self.w("game_over")}</p>'  # the game ended with the morning's news
+        if p is self.story.periods[-1] and not self.rec.finished:
+            # a journal read while its game is stopped (a crash, a pause): the timeline ends where
+            # the table is, after its last row, and says so rather than end on a speech or a vote
+            # that looks complete
+            body += f'<p class="note stopped">{self.w("stopped_here")}</p>'
         return (f'<section class="period {p.kind}" id="{p.kind}-{p.number}"><h3>{self.period_name(p.kind, p.number)}</h3>'
                 f'{body}</section>')
 
