@@ -550,3 +550,30 @@ def test_a_classic_player_who_leaves_the_table_is_drawn_as_the_table_heard_it(tm
     assert "Spelarna 5 och 8 dog i natt." in heard  # seed 000: announced as shot
     html = render(read_game(out, sverige))
     assert sv["leaving"].format(seat="").strip() in " ".join(re.sub("<[^>]+>", " ", html).split())
+
+
+def test_a_game_stopped_as_the_night_falls_says_so_in_that_night(tmp_path):
+    """Read while its game stands at a night just fallen (nothing done in it yet), the report
+    drew the day before as its last word, as if the game had ended there; the night it stands in
+    is drawn and says the game stopped there."""
+    cfg = parse_config('variant = "sverige"\nlanguage = "sv"\nseats = 8\n', "club.toml")
+    game = ("deal 1=mafia 2=mafia 3=doctor\n"
+            "timeout\n" "timeout\n" "timeout\n")      # day 1 runs out: no extension, nobody nominated
+    out = tmp_path / "stopped.jsonl"
+    with out.open("w", encoding="utf-8") as fh:
+        assert not replay(game, cfg, fh, name="stopped.txt").finished
+    said = [e.get("line") for e in map(json.loads, out.read_text(encoding="utf-8").splitlines()) if e["type"] == "say"]
+    assert said[-2:] == ["night_falls", "mafia_wakes_kill"], said
+    page = tmp_path / "stopped.html"
+    r = run("report", str(out), "-o", str(page), "--config", str(_write(tmp_path / "club.toml", cfg.text)))
+    assert r.returncode == 1 and "unfinished" in r.stderr, r.stderr
+    html = page.read_text(encoding="utf-8")
+    sv = report_words("sv")
+    night = page_section(html, 'period night" id="night-1')
+    assert sv["stopped_here"] in night, night
+    assert html.count(sv["stopped_here"]) == 1 and sv["game_over"] not in html
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -77,7 +77,10 @@ class Page:
         s = self.story
         lang = esc(self.rec.language)
         parts = [self.header(), self.deal(), f'<h2>{self.w("timeline")}</h2>']
-        parts += [self.period(p) for p in s.periods if p.items or p.kind == "day"]
+        # an unfinished game's last period is drawn even while empty (a night just fallen): it is
+        # where the game stands
+        last = s.periods[-1] if s.periods and not self.rec.finished else None
+        parts += [self.period(p) for p in s.periods if p.items or p.kind == "day" or p is last]
         parts.append(f'<footer>{self.w("footer")}</footer>')
         title = f'{self.w("title")} — {self.w("variant_" + s.variant)}'
         return (
