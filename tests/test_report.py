@@ -503,3 +503,77 @@ def test_a_speech_the_host_ended_is_not_drawn_as_time_run_out(tmp_path):
     resume = start(["resume", "--journal", str(old)], tmp_path)
     out, err = resume.communicate("status\nquit\n", timeout=60)
     assert resume.returncode == 0 and "The game goes on where it stopped." in out, err
+
+
+def test_a_classic_player_who_leaves_the_table_is_drawn_as_the_table_heard_it(tmp_path):
+    """seed 004 §5: «Leave of the gaming table» is a dismissal — the table hears "player 8 leaves
+    the table and the game, without last words", by day or by night, and nobody says why. The
+    report drew seed 000's "feels unwell and leaves", which nobody at a classic table said. Played
+    in English (8 leaves in the middle of day 1's speeches) and from the Russian referee game
+    (6 leaves in the night); sverige's unwell player who signals the host at night (seed 000) is
+    still drawn so."""
+    text = ("deal 1=don 2=mafia 3=mafia 4=sheriff\n"
+            "say I nominate player number 7\n" "say thank you\n"
+            "leave 8\n"                              # during 2's speech
+            "say thank you\n" "say thank you\n" "say thank you\n"
+            "defeat 3\n")                            # the game ends: seed 004 §5.1, a mafioso swears
+    cfg = parse_config('variant = "classic"\nlanguage = "en"\n[players]\n8 = "<b>Ann</b> & \\"Bo\\""\n', "club.toml")
+    out = tmp_path / "day.jsonl"
+    with out.open("w", encoding="utf-8") as fh:
+        assert replay(text, cfg, fh, name="day.txt").finished
+    heard = [json.loads(line).get("text") for line in out.read_text(encoding="utf-8").splitlines()]
+    assert "Player 8 leaves the table and the game, without last words." in heard
+
+    html = render(read_game(out, cfg))
+    acts = [" ".join(re.sub("<[^>]+>", " ", a).split()) for a in re.findall(r'<p class="act">(.*?)</p>', html)]
+    en = report_words("en")
+    chip = '8 &lt;b&gt;Ann&lt;/b&gt; &amp; &quot;Bo&quot;'
+    assert en["leaving_table"].format(seat=chip) in acts, acts
+    assert "unwell" not in html
+
+    ru = report_words("ru")
+    night = render(read_game(protocol_file(ROOT / "tests/transcripts/classic_ru_team_defeat.txt", tmp_path)))
+    night_acts = [" ".join(re.sub("<[^>]+>", " ", a).split())
+                  for a in re.findall(r'<p class="act">(.*?)</p>', page_section(night, "period night" + '" id="night-1'))]
+    assert ru["leaving_table"].format(seat="6") in night_acts, night_acts
+    assert ru["leaving"].split("{seat}")[1].strip() not in night
+
+    sv = report_words("sv")
+    sverige = parse_config('variant = "sverige"\nlanguage = "sv"\nseats = 8\n', "club.toml")
+    game = ("deal 1=mafia 2=mafia 3=doctor\n"
+            "timeout\n" "timeout\n" "timeout\n"      # day 1 runs out: no extension, nobody nominated
+            "tap 1 5\n" "leave 8\n" "tap 2 5\n" "tap 3 3\n")
+    out = tmp_path / "sverige.jsonl"
+    with out.open("w", encoding="utf-8") as fh:
+        replay(game, sverige, fh, name="sverige.txt")
+    heard = [json.loads(line).get("text") for line in out.read_text(encoding="utf-8").splitlines()]
+    assert "Spelarna 5 och 8 dog i natt." in heard  # seed 000: announced as shot
+    html = render(read_game(out, sverige))
+    assert sv["leaving"].format(seat="").strip() in " ".join(re.sub("<[^>]+>", " ", html).split())
+
+
+def test_a_game_stopped_as_the_night_falls_says_so_in_that_night(tmp_path):
+    """Read while its game stands at a night just fallen (nothing done in it yet), the report
+    drew the day before as its last word, as if the game had ended there; the night it stands in
+    is drawn and says the game stopped there."""
+    cfg = parse_config('variant = "sverige"\nlanguage = "sv"\nseats = 8\n', "club.toml")
+    game = ("deal 1=mafia 2=mafia 3=doctor\n"
+            "timeout\n" "timeout\n" "timeout\n")      # day 1 runs out: no extension, nobody nominated
+    out = tmp_path / "stopped.jsonl"
+    with out.open("w", encoding="utf-8") as fh:
+        assert not replay(game, cfg, fh, name="stopped.txt").finished
+    said = [e.get("line") for e in map(json.loads, out.read_text(encoding="utf-8").splitlines()) if e["type"] == "say"]
+    assert said[-2:] == ["night_falls", "mafia_wakes_kill"], said
+    page = tmp_path / "stopped.html"
+    r = run("report", str(out), "-o", str(page), "--config", str(_write(tmp_path / "club.toml", cfg.text)))
+    assert r.returncode == 1 and "unfinished" in r.stderr, r.stderr
+    html = page.read_text(encoding="utf-8")
+    sv = report_words("sv")
+    night = page_section(html, 'period night" id="night-1')
+    assert sv["stopped_here"] in night, night
+    assert html.count(sv["stopped_here"]) == 1 and sv["game_over"] not in html
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path

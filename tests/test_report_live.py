@@ -211,3 +211,44 @@ def test_a_speech_cut_by_a_crash_is_drawn_as_long_as_it_was_spoken_not_as_the_ma
     thanked_at = [e for e in map(json.loads, journal.read_text().splitlines()[1:]) if "event" in e][4]["t"]
     spoken = thanked_at - resumed_at
     assert 2 <= speeches[0]["seconds"] <= round(spoken) + 1 < 8, (speeches[0], spoken)
+
+
+def test_a_game_killed_in_the_middle_of_a_day_is_reported_where_it_stands(tmp_path):
+    """A real `narrator play` dies of kill -9 during player 2's speech on day 1, after player 1
+    nominated player 5. Read before anyone resumes it, the journal's report says where the game
+    stands — no result yet, everybody still in the game, day 1 with both speeches and the
+    nomination — and its timeline ends with "The game stopped here", not with a speech that looks
+    finished; it invents no end (no "The game is over", nobody "alive at the end")."""
+    import html as html_mod
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from narrator.report import report_words
+    from test_journal_resume import CONFIG, ROOT, start, wait_for_events
+
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(CONFIG)
+    journal = tmp_path / "journal.jsonl"
+    play = start(["play", "--config", str(cfg), "--journal", str(journal), "--no-reveal"], tmp_path)
+    play.stdin.write("timeout\ntimeout\ntimeout\n")  # night zero: the Sheriff, the Don, the mafia
+    play.stdin.write("nominate 5\nsay thank you\n")  # player 1 nominates 5 and ends his speech
+    play.stdin.flush()
+    wait_for_events(journal, 6)
+    play.send_signal(signal.SIGKILL)                 # in the middle of player 2's speech
+    play.wait(timeout=10)
+
+    page = tmp_path / "stopped.html"
+    r = subprocess.run([sys.executable, "-m", "narrator.cli", "report", str(journal), "-o", str(page)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 1 and "unfinished" in r.stderr, r.stderr
+    html = page.read_text(encoding="utf-8")
+    en = report_words("en")
+    text = " ".join(html_mod.unescape(re.sub("<[^>]+>", " ", html)).split())
+    assert en["winner_none"] in text and en["so_far"] in text
+    assert text.count(en["still_in"]) == 10 and en["survived"] not in text and en["game_over"] not in text
+    day = html[html.index('id="day-1"'):]
+    day_text = " ".join(html_mod.unescape(re.sub("<[^>]+>", " ", day)).split())
+    assert re.search(r"1 speech \d+:\d\d → 5 .*2 speech", day_text), day_text
+    assert day_text.endswith(en["stopped_here"] + " " + en["footer"]), day_text[-200:]

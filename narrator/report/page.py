@@ -77,7 +77,10 @@ class Page:
         s = self.story
         lang = esc(self.rec.language)
         parts = [self.header(), self.deal(), f'<h2>{self.w("timeline")}</h2>']
-        parts += [self.period(p) for p in s.periods if p.items or p.kind == "day"]
+        # an unfinished game's last period is drawn even while empty (a night just fallen): it is
+        # where the game stands
+        last = s.periods[-1] if s.periods and not self.rec.finished else None
+        parts += [self.period(p) for p in s.periods if p.items or p.kind == "day" or p is last]
         parts.append(f'<footer>{self.w("footer")}</footer>')
         title = f'{self.w("title")} — {self.w("variant_" + s.variant)}'
         return (
@@ -150,6 +153,11 @@ class Page:
         body = self.night(p) if p.kind == "night" else self.day(p)
         if not body and p is self.story.periods[-1] and self.rec.finished:
             body = f'<p class="note">{self.w("game_over")}</p>'  # the game ended with the morning's news
+        if p is self.story.periods[-1] and not self.rec.finished:
+            # a journal read while its game is stopped (a crash, a pause): the timeline ends where
+            # the table is, after its last row, and says so rather than end on a speech or a vote
+            # that looks complete
+            body += f'<p class="note stopped">{self.w("stopped_here")}</p>'
         return (f'<section class="period {p.kind}" id="{p.kind}-{p.number}"><h3>{self.period_name(p.kind, p.number)}</h3>'
                 f'{body}</section>')
 
@@ -353,6 +361,10 @@ class Page:
             return f'<p class="note">{self.w(key, day=esc(item.get("day")))}</p>'
         if k == "defeat":
             return f'<p class="foul">{self.w("defeat", seat=c(item["seat"]))}</p>'
+        if k == "leaving" and self.story.variant == "classic":
+            # seed 004 §5: leaving the gaming table is a dismissal; the table heard "leaves the
+            # table", and nobody said why — seed 000's unwell player is another rule's
+            return f'<p class="act">{self.w("leaving_table", seat=c(item["seat"]))}</p>'
         if k in ("pardon", "leaving", "disqualification"):
             return f'<p class="act">{self.w(k, seat=c(item["seat"]))}</p>'
         if k == "card_shown":
@@ -388,7 +400,7 @@ header{background:var(--card);border-radius:12px;padding:12px 14px;box-shadow:0 
 .deal li.gone{background:#f3f4f6}.deal li.gone .num{color:var(--soft)}.deal .num{font-weight:700;font-size:1.2rem;min-width:1.6em;text-align:center}
 .deal .who{display:flex;flex-direction:column;min-width:0;flex:1;overflow-wrap:break-word}
 .deal em{font-style:normal;font-weight:600}.deal li.mafia em{color:var(--mafia)}.deal li.town em{color:var(--town)}
-.deal .fate{font-size:.8rem;color:var(--soft);text-align:right;max-width:40%}
+.deal .fate{font-size:.8rem;color:var(--soft);text-align:right;max-width:40%;overflow-wrap:break-word}
 .deal .fate i{display:block;font-style:normal;color:var(--accent)}
 .period{background:var(--card);border-radius:12px;padding:10px 12px;margin:10px 0;box-shadow:0 1px 2px #0002}
 .period.night{background:#1e2433;color:#e5e7eb}.period.night .p{background:#2d3547;color:#f3f4f6}

@@ -140,3 +140,36 @@ def test_names_with_markup_right_to_left_or_forty_letters_stay_literal_and_in_th
                 await browser.close()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1280, 900)], ids=["phone", "desktop"])
+def test_how_each_player_left_is_read_whole_in_the_deal(tmp_path, size):
+    """The Russian referee game (a disqualification by day, a player who leaves the table at night,
+    a team's defeat): each card of the deal says how its player left, whole and inside the card.
+    On a desktop «дисквалифицирован, день 1» ran out of its card, cut after «дисквалифициро»."""
+    need_browser()
+    from test_report import protocol_file
+
+    game = ROOT / "tests/transcripts/classic_ru_team_defeat.txt"
+    page_file = tmp_path / "game.html"
+    page_file.write_text(render(read_game(protocol_file(game, tmp_path))), encoding="utf-8")
+
+    async def main():
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            try:
+                page = await browser.new_page(viewport={"width": size[0], "height": size[1]})
+                await page.goto(page_file.as_uri())
+                assert await page.evaluate("document.documentElement.scrollWidth") <= size[0]
+                cards = await page.evaluate("""() => [...document.querySelectorAll('.deal li')].map(li => {
+                    const f = li.querySelector('.fate'), card = li.getBoundingClientRect();
+                    const words = [...f.childNodes].map(n => { const r = document.createRange(); r.selectNodeContents(n);
+                        return [...r.getClientRects()] }).flat();
+                    return [f.innerText, f.scrollWidth <= f.clientWidth + 0.5
+                            && words.every(w => w.right <= card.right - 0.5 && w.left >= card.left)] })""")
+                assert any(t.replace("\n", "").startswith("дисквалифицирован") for t, _ in cards), cards
+                assert all(inside for _, inside in cards), cards
+            finally:
+                await browser.close()
+
+    asyncio.run(main())
