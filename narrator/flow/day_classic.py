@@ -358,6 +358,9 @@ class ClassicGame(BaseGame):
         self._say("vote_call_last" if last else "vote_call", seat=seat)
         self._timer("vote_each")
 
+    def window_closing_line(self) -> str | None:
+        return "vote_stop" if self.state in ("voting", "revote") and self.rules["vote_call"] == "each" else None
+
     def _close_call(self) -> None:
         """The called candidate's window is over: "Stop", and the next one is called — or, after
         the last one, or once every living player has voted, the counts."""
