@@ -189,6 +189,9 @@ class LiveSession:
         self._calls = 0  # timers the game has started: a hand call is known by its number
         self._hands_in = -1  # the call whose hands the scorer has entered
         self._held_call = -1  # the call whose time ran out before his line came
+        # (call, line): the window's closing line ("Stop."), said when its time ran out while the
+        # count waited for the scorer; the core says it again when the count goes on, not heard twice
+        self._closing_said: tuple[int, str] | None = None
 
     # ------------------------------------------------------------------ state
     @property
@@ -462,6 +465,10 @@ class LiveSession:
                 # typed them — the same wait whoever raised a hand, and the journal holds the
                 # hands, then the time's end, in the order the game took them
                 self._held_call = self._calls
+                closing = self.game.window_closing_line()
+                if closing:
+                    self._dispatch([Say(closing)])
+                    self._closing_said = (self._calls, closing)
                 return self._hands_awaited()
             return self._apply(Timeout())
         if kind == "tick":
@@ -580,7 +587,11 @@ class LiveSession:
         for e in effects:
             if isinstance(e, Record) and e.entry.get("type") == "phase":
                 self._step_closed_tonight = False
+            if isinstance(e, Say) and self._closing_said == (self._calls, e.line):
+                self._closing_said = None
+                continue  # said already, when the window's time ran out
             if isinstance(e, Timer):
+                self._closing_said = None
                 self._calls += 1
                 e, said = self._clocked(e)
                 if said:

@@ -153,7 +153,7 @@ def test_a_russian_scorer_types_each_calls_fists_and_the_split_is_called_again(t
     """`narrator play` on a terminal, no phones: the scorer types the fists of the candidate being
     called (`1 2 3` + Enter, Enter alone for none), as hands19 does for the Swedish names; the count
     of each call waits for his line once its two seconds are over."""
-    from test_console_hands import CLASSIC, JOURNAL_ETC, journal_events, typed, until
+    from test_console_hands import CLASSIC, JOURNAL_ETC, journal_events, plain, typed, until
     from test_console_hotseat import play_on_a_terminal
 
     journal = tmp_path / "vecher.jsonl"
@@ -172,9 +172,13 @@ def test_a_russian_scorer_types_each_calls_fists_and_the_split_is_called_again(t
         until(master, seen, "Кто за игрока 6?")
         typed(master, "tap 9 7")                               # 7 is not called yet: refused, nothing changes
         until(master, seen, "Сейчас голосуем за игрока 6; за игрока 7 голосуйте, когда его назовут.")
+        # 6's two seconds run out before the scorer's line: «Спасибо.» is said then, when the fists
+        # must be down (seed 004 §4.4 «before host says "Stop" or "Thank you"»), not once he has typed
+        until(master, seen, "Спасибо.", times=2)               # 5's call and 6's
         typed(master, "4 8")
         until(master, seen, "руки за игрока 6: 4, 8")
         until(master, seen, "Кто за игрока 7? Все, кто ещё не проголосовал, голосуют за игрока 7.")
+        assert " ".join(plain(seen).split()).count("Спасибо.") == 2, "and not a second time when the count goes on"
         typed(master, "tap 10 5")                              # the scorer catches up with 10's fist for 5
         typed(master, "")                                      # nobody put a fist down for 7
         until(master, seen, "Игрок 5: 4 голоса.")

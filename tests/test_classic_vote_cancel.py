@@ -117,7 +117,8 @@ def test_two_removals_the_same_day_cancel_that_one_vote():
     # the same vote, not tomorrow's as well (the reminder names the first)
     t = Table()
     t.do("disqualify 9", "foul 10", "foul 10", "foul 10", "foul 10")
-    assert t.said().count("vote_cancelled_today") == 2
+    # the second is told the vote stays cancelled, not the first one's news again
+    assert t.said().count("vote_cancelled_today") == 1 and t.said().count("vote_already_cancelled_today") == 1
     assert [r["day"] for r in t.records("vote_cancel_pending")] == [1]
     t.finish_day_speeches()
     assert t.records("vote_cancelled")[-1]["reason"] == "disqualified"
@@ -188,3 +189,18 @@ def test_status_before_any_removal_says_nothing_of_a_cancelled_vote():
 
     printed, live = console_game(table("ru"), NIGHT_ZERO + ["выставляю игрока номер 7"])
     assert "7" in status_text(live) and "голосования сегодня нет" not in status_text(live)
+
+
+def test_a_second_removal_the_same_day_says_the_vote_is_already_cancelled_not_cancelled_again():
+    # §7 cancels «the current or next vote»: one vote a day, so a second disqualification the same
+    # day takes nothing more, and the table hears that, not the first one's news a second time
+    printed, live = console_game(table("ru"), NIGHT_ZERO + [
+        "выставляю игрока номер 7", "спасибо", "disqualify 9", "disqualify 6"] + ["timeout"] * 7)
+    said = lines_after(printed, "Игрок 9 дисквалифицирован")
+    assert said[1] == TODAY
+    second = said.index("Игрок 6 дисквалифицирован и покидает игру без последнего слова.")
+    assert said[second + 1] == "Сегодняшнее голосование уже отменено."
+    assert said.count(TODAY) == 1
+    # the vote that goes is still the first one's, named where the vote would have opened
+    assert said_in_a_row(said, ["Сегодня голосования нет: игрок 9 дисквалифицирован.", "Наступает ночь. Город засыпает."])
+    assert live.game.state == "night" and live.game.day == 1

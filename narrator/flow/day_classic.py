@@ -358,6 +358,9 @@ class ClassicGame(BaseGame):
         self._say("vote_call_last" if last else "vote_call", seat=seat)
         self._timer("vote_each")
 
+    def window_closing_line(self) -> str | None:
+        return "vote_stop" if self.state in ("voting", "revote") and self.rules["vote_call"] == "each" else None
+
     def _close_call(self) -> None:
         """The called candidate's window is over: "Stop", and the next one is called — or, after
         the last one, or once every living player has voted, the counts."""
@@ -624,15 +627,17 @@ class ClassicGame(BaseGame):
         self._say("left_table", seat=seat)
         self._remove(seat, "left")
 
-    def _cancel_vote(self, day: int, reason: str, seat: int) -> None:
+    def _cancel_vote(self, day: int, reason: str, seat: int) -> bool:
+        """Whether this removal cancelled the vote of `day` (False: it already was)."""
         if self.cancel_vote_day == day:
             # one vote a day to cancel: a second removal the same day cancels that same vote, and
             # the reminder keeps naming the first
-            return
+            return False
         self.cancel_vote_day = day
         self.cancel_reason = reason
         self.cancel_seat = seat
         self._record("vote_cancel_pending", day=day, reason=reason, seat=seat)
+        return True
 
     def _remove(self, seat: int, cause: str) -> None:
         """A player out by the referee (a fourth foul, a disqualification) or who left the table,
@@ -642,14 +647,17 @@ class ClassicGame(BaseGame):
         # before dismissal and the dismissed player is not the one exiled, the next vote is
         # cancelled»: decided once the exiled speaks his last words
         decided = state == "last_words" and self.after_last_words == self._go_night
-        self._cancel_vote(self.day + 1 if decided else self.day, cause, seat)
+        cancelled = self._cancel_vote(self.day + 1 if decided else self.day, cause, seat)
         was_speaker = self.speaker == seat
         self.nominations = [(b, s) for b, s in self.nominations if s != seat]
 
         def then() -> None:
             # a referee's table hears at once which vote goes: today's, or the next one when
             # today's result is already decided (and again when that vote would have opened)
-            self._say("vote_cancelled_next" if decided else "vote_cancelled_today")
+            # a second removal the same day cancels nothing more: the table hears that the vote
+            # it already lost stays lost, not the same news as if another vote went
+            line = "vote_cancelled_next" if decided else "vote_cancelled_today"
+            self._say(line if cancelled else line.replace("cancelled", "already_cancelled"))
             if state in ("voting", "revote", "tie_speeches", *YES_NO_STATES):
                 self._record("vote_cancelled", day=self.day, reason=cause)
                 self.cancel_vote_day = None

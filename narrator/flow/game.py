@@ -285,6 +285,12 @@ class BaseGame:
         """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
         return None
 
+    def window_closing_line(self) -> str | None:
+        """The line the host says the moment the open window's time is over, before anything in
+        it is counted (classic's "Stop."): an adapter that keeps the count waiting for a scorer's
+        typed hands says it then, so the table hears the fists must be down when they must."""
+        return None
+
     def ballot_cast(self) -> dict[int, tuple[int | None, bool | None]]:
         """The votes cast so far on the open vote: voter -> (target, answer). An adapter that
         comes back in the middle of a vote (a resumed game) shows each voter the vote he made."""
