@@ -12,18 +12,14 @@ turn (seed 004 §4.4).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import pty
 import re
 import socket
-import subprocess
-import sys
 import time
 
 import pytest
-from test_console_hotseat import ROOT, play_on_a_terminal, read_until
+from test_console_hotseat import narrator_on_a_terminal, play_on_a_terminal, read_until
 
 from narrator.inputs import InputError, hands_line
 
@@ -82,21 +78,30 @@ night_zero_step = 3
 '''
 
 
+def swedish_day_to_the_first_call(master: int, seen: bytearray, first: str = "nominate 4 by 3",
+                                  second: str = "nominate 5 by 6", before_speeches: tuple[str, ...] = ()) -> None:
+    """The 6-seat Swedish day of these tests: 4 nominated by 3 and 5 by 6, the day run out, the
+    nominees' speeches ended — until the first name is called to the hands."""
+    until(master, seen, "Dagen börjar")
+    typed(master, first)
+    typed(master, second)
+    until(master, seen, "Spelare 5 är nominerad av spelare 6")
+    for line, answer in before_speeches:
+        typed(master, line)
+        until(master, seen, answer)
+    for done in ("Vill någon använda tidstillägget?", "Sista chansen", "Spelare 4, ditt tal", "Spelare 5, ditt tal"):
+        typed(master, "timeout")
+        until(master, seen, done)
+    typed(master, "timeout")
+    until(master, seen, "De som vill rösta på spelare 4 ska räcka upp sin hand. NU!")
+
+
 def test_a_swedish_scorer_types_each_names_hands_in_one_line_and_the_count_waits_for_it(tmp_path):
     journal = tmp_path / "kvall.jsonl"
     seen = bytearray()
     with play_on_a_terminal(tmp_path, SVERIGE + JOURNAL_ETC.format(journal=journal), columns=80) as (play, master):
-        until(master, seen, "Dagen börjar")
-        typed(master, "nominate 4 by 3")
-        typed(master, "nominate 5 by 6")
-        until(master, seen, "Spelare 5 är nominerad av spelare 6")
-        typed(master, "help")
-        until(master, seen, "handuppräckning: platserna som räckte upp handen och Enter — 3 5 8")
-        for done in ("Vill någon använda tidstillägget?", "Sista chansen", "Spelare 4, ditt tal", "Spelare 5, ditt tal"):
-            typed(master, "timeout")
-            until(master, seen, done)
-        typed(master, "timeout")
-        until(master, seen, "De som vill rösta på spelare 4 ska räcka upp sin hand. NU!")
+        swedish_day_to_the_first_call(master, seen, before_speeches=(
+            ("help", "handuppräckning: platserna som räckte upp handen och Enter — 3 5 8"),))
         # the window is over and nothing was typed: the table waits for the scorer, not the reverse
         until(master, seen, "tiden är ute — skriv platserna som räckte upp handen och tryck Enter (bara Enter: ingen)")
         assert "Spelare 4: " not in plain(seen)
@@ -224,22 +229,9 @@ def test_a_russian_scorer_names_each_candidates_hands_and_ends_with_enter_alone(
     assert taps == [(1, 5), (2, 5), (3, 5), (4, 6), (8, 6), (3, 6), (9, 7)]
 
 
-@contextlib.contextmanager
 def resumed_on_a_terminal(tmp_path, journal):
     """`narrator resume` of the same table after a `kill -9`, on a new pseudo-terminal."""
-    master, slave = pty.openpty()
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "80"}
-    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "resume", "--journal", str(journal), "--voice", "text"],
-                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
-    os.close(slave)
-    try:
-        yield play, master
-    finally:
-        if play.poll() is None:
-            play.kill()
-            play.wait()
-        os.close(master)
+    return narrator_on_a_terminal(tmp_path, ["resume", "--journal", str(journal)], columns=80)
 
 
 def free_port() -> int:
@@ -260,15 +252,7 @@ def test_phones_at_the_table_but_votes_by_hand_the_count_waits_through_a_pause_a
     with play_on_a_terminal(tmp_path, SVERIGE + phones + JOURNAL_ETC.format(journal=journal), columns=80) as (play, master):
         until(master, seen, "Välkomna till Maffia")
         typed(master, "start")  # nobody tapped Ready: the host starts night zero
-        until(master, seen, "Dagen börjar")
-        typed(master, "nominate 4 by 3")
-        typed(master, "nominate 5 by 6")
-        until(master, seen, "Spelare 5 är nominerad av spelare 6")
-        for done in ("Vill någon använda tidstillägget?", "Sista chansen", "Spelare 4, ditt tal", "Spelare 5, ditt tal"):
-            typed(master, "timeout")
-            until(master, seen, done)
-        typed(master, "timeout")
-        until(master, seen, "De som vill rösta på spelare 4 ska räcka upp sin hand. NU!")
+        swedish_day_to_the_first_call(master, seen)
         awaited = "tiden är ute — skriv platserna som räckte upp handen och tryck Enter"
         until(master, seen, awaited)
         typed(master, "pause")

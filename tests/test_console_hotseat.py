@@ -59,15 +59,13 @@ def reach_the_keypad(fd: int, seen: bytearray, line: bytes, timeout: float = 60)
 
 
 @contextlib.contextmanager
-def play_on_a_terminal(tmp_path: Path, config: str, columns: int = 120):
-    """`narrator play --voice text` on a pseudo-terminal, as a table's laptop runs it: the process
+def narrator_on_a_terminal(tmp_path: Path, args: list[str], columns: int = 120):
+    """`narrator ARGS --voice text` on a pseudo-terminal, as a table's laptop runs it: the process
     and the terminal's end to type into and read from; whatever happens, both are gone after."""
-    cfg = tmp_path / "club.toml"
-    cfg.write_text(config)
     master, slave = pty.openpty()
     env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": str(columns)}
-    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--voice", "text"],
+    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", *args, "--voice", "text"],
                             stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
     os.close(slave)
     try:
@@ -77,6 +75,13 @@ def play_on_a_terminal(tmp_path: Path, config: str, columns: int = 120):
             play.kill()
             play.wait()
         os.close(master)
+
+
+def play_on_a_terminal(tmp_path: Path, config: str, columns: int = 120):
+    """`narrator play` of `config` on a pseudo-terminal (see narrator_on_a_terminal)."""
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(config)
+    return narrator_on_a_terminal(tmp_path, ["play", "--config", str(cfg)], columns)
 
 
 # the prompts the players read are in the table's language (seat, then the line that hides the

@@ -10,7 +10,7 @@ scorer's «３ ５ ６» was table talk, one prompt after «tap ３ ４» had be
 from __future__ import annotations
 
 import pytest
-from test_console_hands import JOURNAL_ETC, SVERIGE, journal_events, typed, until
+from test_console_hands import JOURNAL_ETC, SVERIGE, journal_events, swedish_day_to_the_first_call, typed, until
 from test_console_hotseat import play_on_a_terminal
 from test_edges_text import _console_game
 
@@ -117,15 +117,7 @@ def test_a_swedish_scorer_on_a_full_width_layout_types_the_same_hands(tmp_path):
     journal = tmp_path / "kvall.jsonl"
     seen = bytearray()
     with play_on_a_terminal(tmp_path, SVERIGE + JOURNAL_ETC.format(journal=journal), columns=80) as (play, master):
-        until(master, seen, "Dagen börjar")
-        typed(master, "nominate ４ by ３")
-        typed(master, "nominate ٥ by ٦")
-        until(master, seen, "Spelare 5 är nominerad av spelare 6")
-        for done in ("Vill någon använda tidstillägget?", "Sista chansen", "Spelare 4, ditt tal", "Spelare 5, ditt tal"):
-            typed(master, "timeout")
-            until(master, seen, done)
-        typed(master, "timeout")
-        until(master, seen, "De som vill rösta på spelare 4 ska räcka upp sin hand. NU!")
+        swedish_day_to_the_first_call(master, seen, "nominate ４ by ３", "nominate ٥ by ٦")
         typed(master, "³ ５")  # AltGr+3: no seat, and no hand of this call
         until(master, seen, "'³ ５' är inget platsnummer")
         typed(master, "３ ５ ６")
