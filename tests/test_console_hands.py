@@ -295,10 +295,14 @@ def test_phones_at_the_table_but_votes_by_hand_the_count_waits_through_a_pause_a
     start = next(e for e in lines[counted:] if "timer" in e)
     assert start["left"] == 5.0
     marks = [e for e in lines[counted:] if e.get("timer") == start["timer"]]
-    # the note of its time running out races the console's line the test kills on: it may be
-    # lost with the process, and the resumed call must not depend on it
+    # the notes of a window's time running out race the console's lines the test acts on (a kill,
+    # a quit): they may be missing, so each window is timed from its start to the count it allowed
     if marks[1]["left"] == 0.0:
         assert marks[1]["t"] - start["t"] >= 4.9, marks
-    # and resumed after the crash, 5's call had its whole window again, not what its marks said
-    assert len(marks) >= 3 and [m["left"] for m in marks[-2:]] == [5.0, 0.0], marks
-    assert marks[-1]["t"] - marks[-2]["t"] >= 4.9, marks
+    # and resumed after the crash, 5's call had its whole window again, not what its marks said:
+    # called again from 5 s, and counted no sooner than 5 s later
+    again = [m for m in marks[1:] if m["left"] == 5.0]
+    assert again, marks
+    hands = next(i for i, e in enumerate(lines) if e.get("event") == {"type": "tap", "seat": 6, "target": 5})
+    count = next(e for e in lines[hands:] if e.get("event") == {"type": "timeout"})
+    assert count["t"] - again[-1]["t"] >= 4.9, (again, count)
