@@ -210,6 +210,9 @@ class Hub:
         self._role_size = ROLE_FRAME
         self._roles_epoch = -1
         self._sig: tuple | None = None
+        # classic's calls in turn on the phones: the screen (epoch) of each call -> the candidate it
+        # called, this round's, so a tap from a call that has closed is told so by name
+        self._calls: dict[int, int] = {}
         self._listed: dict[str, str] | None = None  # the game report's words, for the list of roles
         self._extension_epoch = -1  # the screen on which a phone last asked for the time extension
         # the phones' taps on the question waiting for their Extend to be applied: each is answered
@@ -555,7 +558,12 @@ class Hub:
         if g.state == "discussion" and timer in (EXTENSION_OFFER, EXTENSION):
             # the table is asked for (or is in) the day's time extension, not in an ordinary discussion
             return word("state_" + timer)
-        text = word("state_" + g.state, seat=self.seat_label(self._subject()))
+        state = g.state
+        if getattr(g, "each_called", lambda: False)():
+            # classic's host calls one candidate at a time (seed 004 §4.4): the heading names the
+            # one being called ("Vote: player 8 (Bo)"), as sverige's names the one voted on
+            state += "_call"
+        text = word("state_" + state, seat=self.seat_label(self._subject()))
         speaker = g.floor
         return word("speaking", phase=text, seat=self.seat_label(speaker)) if speaker is not None else text
 
@@ -953,6 +961,10 @@ class Hub:
             self._sig = sig
             self.epoch += 1
             self._dirty = True
+            if g.state == "night" or getattr(g, "calling", None) == 0:
+                self._calls.clear()  # a new round: the last one's calls are no more of it
+        if self.votes_on_phones and getattr(g, "each_called", lambda: False)():
+            self._calls[self.epoch] = g.candidates[g.calling]  # every screen of the call (its timer's too)
 
     def _private_line(self, seat: int, text: str, ok: bool) -> None:
         cur = self._current
@@ -1356,6 +1368,9 @@ class Hub:
         if reason == "replayed":
             # an old copy of something already answered: answer nothing, change nothing
             return self.refuse(reason, seat)
+        late_call = self._late_call(reason, epoch, target, answer)
+        if late_call is not None:
+            reason = None  # answered below as what it is: a vote for a name whose call is over
         late_ask = reason == "stale" and self._late_extension_ask(seat, epoch)
         late_taken = reason == "stale" and self._late_extension_ask(seat, epoch, self._offer_taken)
         if late_ask or late_taken:
@@ -1399,6 +1414,16 @@ class Hub:
                 future.set_result([(False, self.live.voice.render("reject_not_kamikaze", {}))])
             else:
                 sent = self._submit(Tap(seat, target, answer), future)
+        elif late_call is not None:
+            # seed 004 §4.4: the fists go down between the call and "Stop": a tap that reached the
+            # server after the call it was made on had closed is no vote, and he has not voted —
+            # his button for a candidate still to be called stays. Said on his phone alone, on the
+            # screen it has now (the call it was made on is gone), once that screen is sent
+            self.refuse("call over", seat)
+            await asyncio.sleep(0)
+            epoch = self.epoch
+            future.set_result([(False, self.named("reject_late_vote_phones", {"seat": late_call},
+                                                  self.live.voice.render("reject_late_vote_phones", {"seat": late_call})))])
         elif late_ask:
             # a tap on the question that reached the server once the extension the phones asked for
             # was granted (two players at once, or a slow phone): his request is met, and he reads so
@@ -1505,6 +1530,18 @@ class Hub:
             return []  # a check's answer is one line like "Your tap is in."; a card, a list: their own
         voice = self.live.voice
         return [(True, self.named("choice_taken", {"seat": target}, voice.render("choice_taken", {"seat": target})))]
+
+    def _late_call(self, reason: str | None, epoch, target, answer) -> int | None:
+        """The candidate a phone vote was for when his call had closed before it arrived (classic's
+        calls in turn): a tap from a call's screen that is gone, or one naming a candidate called
+        already. None for any other tap."""
+        g = self.game
+        if reason == "stale" and _is_int(epoch) and epoch in self._calls and self._calls.get(self.epoch) != self._calls[epoch]:
+            called = self._calls[epoch]
+            return called if target == called or target is None and answer is True else None
+        if reason is None and self.votes_on_phones and getattr(g, "each_called", lambda: False)() and _is_int(target):
+            return target if target in g.candidates[:g.calling] else None
+        return None
 
     def _late_extension_ask(self, seat: int, epoch, question: int | None = None) -> bool:
         """A living seat's tap on the question whose extension now runs (`epoch` is the question's):
