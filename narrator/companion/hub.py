@@ -703,6 +703,9 @@ class Hub:
             # the answers this screen may record for a seat the game calls on now (a player without
             # a phone): the same moments his phone would have buttons, never at night
             "proxy": self.host_votes(),
+            # hands by day at a table whose phones do not vote: the count waits for the scorer's
+            # line, and the host may give it here
+            "hands": self.host_hands(),
             # End speech where somebody holds the floor; where nobody does (grundregeln's
             # discussion, hungariq's debate) the same button ends the discussion, and says so
             "end_speech_label": self.word("host_end_speech" if g.floor is not None else "host_end_discussion"),
@@ -759,6 +762,68 @@ class Hub:
         rows.sort(key=lambda r: r["phone"])
         return {"epoch": self.epoch, "ask": ask, "choices": choices,
                 "labels": {str(c): self.seat_label(c) for c in choices}, "rows": rows}
+
+    def host_hands(self) -> dict | None:
+        """The hands the host may record now: where the phones do not vote and the hand call's time
+        is over, its count waiting for the scorer's line (LiveSession.hands_waiting). A table whose
+        terminal nobody watches is not stuck: the host taps the seats that raised a hand, then
+        Confirm (or Nobody). One name or one yes at a time; where several are voted on together
+        the console's "7: 3 5 8" lines are the way, and the screen says the count waits for them."""
+        live, g = self.live, self.game
+        waiting = getattr(live, "hands_waiting", lambda: False)
+        if self.votes_on_phones or live.paused or not waiting():
+            return None
+        kind, candidates = g.vote_choices()
+        if kind == "seat" and len(candidates) != 1:
+            return {"call": live.hand_call(), "epoch": self.epoch, "text": self.word("host_hands_awaited_several"), "seats": []}
+        if kind == "seat":
+            text = self._seat_words("host_hands_awaited", candidates[0])
+        else:
+            text = self.word("host_hands_awaited_yes")
+        return {"call": live.hand_call(), "epoch": self.epoch, "text": text,
+                "seats": [s for s in self._called_voters() if _is_int(s)],
+                "labels": {str(s): self.seat_label(s) for s in self._called_voters() if _is_int(s)}}
+
+    def _host_hands(self, conn: Conn, msg: dict) -> None:
+        """The hands the host recorded: taken as the console's line is (hands_typed), each hand an
+        ordinary `tap` in the journal, then the count — once, whichever side gave the line first;
+        the other's comes too late and is told so."""
+        call, seats = msg.get("call"), msg.get("seats")
+
+        def why_not() -> str | None:
+            offer = self.host_hands()
+            if offer is None or not offer["seats"] or call != offer["call"]:
+                return "host_hands_not_now"
+            if not isinstance(seats, list) or not all(_is_int(x) and x in offer["seats"] for x in seats) \
+                    or len(set(seats)) != len(seats):
+                return "host_hands_not_understood"
+            return None
+
+        def in_turn() -> None:
+            why = why_not()
+            if why is not None:
+                return self._host_hands_refused(conn, why)
+            kind, candidates = self.game.vote_choices()
+            for voter in seats:
+                if self.live.hand_call() != call:
+                    break  # every vote is spent and the count said: the rest is no hand of the next call
+                self.live.apply_typed(Tap(voter, candidates[0]) if kind == "seat" else Tap(voter, answer=True))
+            self.live.hands_entered(call)
+
+        why = why_not()
+        if why is not None:
+            return self._host_hands_refused(conn, why)
+        self.live.submit_control(in_turn)
+
+    def _host_hands_refused(self, conn: Conn, key: str) -> None:
+        self.refuse(f"host hands: {key}", None)
+        conn.send(json.dumps({"t": "refused", "text": self.word(key)}, ensure_ascii=False))
+
+    def hands_awaited(self) -> None:
+        """The hand call's time is over and its count waits for the scorer's line: the host screens
+        say so, and offer the hands."""
+        self._hosts_due = True
+        self._schedule_flush()
 
     def _host_vote(self, conn: Conn, msg: dict) -> None:
         """A seat's answer recorded on the host screen: taken only as `host_votes` offers it on this
@@ -1612,6 +1677,8 @@ class Hub:
             return
         if what == "vote":
             return self._host_vote(conn, msg)
+        if what == "hands":
+            return self._host_hands(conn, msg)
         if what == "close":
             if self.game.state == "over":
                 self.close_game()
