@@ -53,6 +53,9 @@ def test_the_heading_names_the_one_called_and_a_vote_for_one_called_already_is_r
             assert all(len(p.frames) == before[s] for s, p in ps.items() if s != 5)
             assert (await ps[5].tap(8))["ok"]  # his vote is still his, for a later call
             await until(lambda: game.votes == {5: 8}, what="his vote for 8")
+            # once he has voted, a tap for 7 is no "you may still vote": the rules' answer, as before
+            again = await ps[5].tap(7)
+            assert not again["ok"] and "Too late" not in again["text"] and game.votes == {5: 8}, again["text"]
 
     asyncio.run(main())
 

@@ -1433,7 +1433,7 @@ class Hub:
         if reason == "replayed":
             # an old copy of something already answered: answer nothing, change nothing
             return self.refuse(reason, seat)
-        late_call = self._late_call(reason, epoch, target, answer)
+        late_call = self._late_call(seat, reason, epoch, target, answer)
         if late_call is not None:
             reason = None  # answered below as what it is: a vote for a name whose call is over
         late_ask = reason == "stale" and self._late_extension_ask(seat, epoch)
@@ -1596,11 +1596,14 @@ class Hub:
         voice = self.live.voice
         return [(True, self.named("choice_taken", {"seat": target}, voice.render("choice_taken", {"seat": target})))]
 
-    def _late_call(self, reason: str | None, epoch, target, answer) -> int | None:
+    def _late_call(self, seat: int, reason: str | None, epoch, target, answer) -> int | None:
         """The candidate a phone vote was for when his call had closed before it arrived (classic's
         calls in turn): a tap from a call's screen that is gone, or one naming a candidate called
-        already. None for any other tap."""
+        already. None for any other tap, and for a seat that has voted or is out (his phone says
+        that, not that he may still vote)."""
         g = self.game
+        if seat not in g.alive or seat in getattr(g, "votes", {}):
+            return None
         if reason == "stale" and _is_int(epoch) and epoch in self._calls and self._calls.get(self.epoch) != self._calls[epoch]:
             called = self._calls[epoch]
             return called if target == called or target is None and answer is True else None
