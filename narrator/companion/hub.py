@@ -210,6 +210,9 @@ class Hub:
         self._role_size = ROLE_FRAME
         self._roles_epoch = -1
         self._sig: tuple | None = None
+        # classic's calls in turn on the phones: the screen (epoch) of each call -> the candidate it
+        # called, this round's, so a tap from a call that has closed is told so by name
+        self._calls: dict[int, int] = {}
         self._listed: dict[str, str] | None = None  # the game report's words, for the list of roles
         self._extension_epoch = -1  # the screen on which a phone last asked for the time extension
         # the phones' taps on the question waiting for their Extend to be applied: each is answered
@@ -555,7 +558,12 @@ class Hub:
         if g.state == "discussion" and timer in (EXTENSION_OFFER, EXTENSION):
             # the table is asked for (or is in) the day's time extension, not in an ordinary discussion
             return word("state_" + timer)
-        text = word("state_" + g.state, seat=self.seat_label(self._subject()))
+        state = g.state
+        if getattr(g, "each_called", lambda: False)():
+            # classic's host calls one candidate at a time (seed 004 §4.4): the heading names the
+            # one being called ("Vote: player 8 (Bo)"), as sverige's names the one voted on
+            state += "_call"
+        text = word("state_" + state, seat=self.seat_label(self._subject()))
         speaker = g.floor
         return word("speaking", phase=text, seat=self.seat_label(speaker)) if speaker is not None else text
 
@@ -695,6 +703,9 @@ class Hub:
             # the answers this screen may record for a seat the game calls on now (a player without
             # a phone): the same moments his phone would have buttons, never at night
             "proxy": self.host_votes(),
+            # hands by day at a table whose phones do not vote: the count waits for the scorer's
+            # line, and the host may give it here
+            "hands": self.host_hands(),
             # End speech where somebody holds the floor; where nobody does (grundregeln's
             # discussion, hungariq's debate) the same button ends the discussion, and says so
             "end_speech_label": self.word("host_end_speech" if g.floor is not None else "host_end_discussion"),
@@ -751,6 +762,68 @@ class Hub:
         rows.sort(key=lambda r: r["phone"])
         return {"epoch": self.epoch, "ask": ask, "choices": choices,
                 "labels": {str(c): self.seat_label(c) for c in choices}, "rows": rows}
+
+    def host_hands(self) -> dict | None:
+        """The hands the host may record now: where the phones do not vote and the hand call's time
+        is over, its count waiting for the scorer's line (LiveSession.hands_waiting). A table whose
+        terminal nobody watches is not stuck: the host taps the seats that raised a hand, then
+        Confirm (or Nobody). One name or one yes at a time; where several are voted on together
+        the console's "7: 3 5 8" lines are the way, and the screen says the count waits for them."""
+        live, g = self.live, self.game
+        waiting = getattr(live, "hands_waiting", lambda: False)
+        if self.votes_on_phones or live.paused or not waiting():
+            return None
+        kind, candidates = g.vote_choices()
+        if kind == "seat" and len(candidates) != 1:
+            return {"call": live.hand_call(), "epoch": self.epoch, "text": self.word("host_hands_awaited_several"), "seats": []}
+        if kind == "seat":
+            text = self._seat_words("host_hands_awaited", candidates[0])
+        else:
+            text = self.word("host_hands_awaited_yes")
+        return {"call": live.hand_call(), "epoch": self.epoch, "text": text,
+                "seats": [s for s in self._called_voters() if _is_int(s)],
+                "labels": {str(s): self.seat_label(s) for s in self._called_voters() if _is_int(s)}}
+
+    def _host_hands(self, conn: Conn, msg: dict) -> None:
+        """The hands the host recorded: taken as the console's line is (hands_typed), each hand an
+        ordinary `tap` in the journal, then the count — once, whichever side gave the line first;
+        the other's comes too late and is told so."""
+        call, seats = msg.get("call"), msg.get("seats")
+
+        def why_not() -> str | None:
+            offer = self.host_hands()
+            if offer is None or not offer["seats"] or call != offer["call"]:
+                return "host_hands_not_now"
+            if not isinstance(seats, list) or not all(_is_int(x) and x in offer["seats"] for x in seats) \
+                    or len(set(seats)) != len(seats):
+                return "host_hands_not_understood"
+            return None
+
+        def in_turn() -> None:
+            why = why_not()
+            if why is not None:
+                return self._host_hands_refused(conn, why)
+            kind, candidates = self.game.vote_choices()
+            for voter in seats:
+                if self.live.hand_call() != call:
+                    break  # every vote is spent and the count said: the rest is no hand of the next call
+                self.live.apply_typed(Tap(voter, candidates[0]) if kind == "seat" else Tap(voter, answer=True))
+            self.live.hands_entered(call)
+
+        why = why_not()
+        if why is not None:
+            return self._host_hands_refused(conn, why)
+        self.live.submit_control(in_turn)
+
+    def _host_hands_refused(self, conn: Conn, key: str) -> None:
+        self.refuse(f"host hands: {key}", None)
+        conn.send(json.dumps({"t": "refused", "text": self.word(key)}, ensure_ascii=False))
+
+    def hands_awaited(self) -> None:
+        """The hand call's time is over and its count waits for the scorer's line: the host screens
+        say so, and offer the hands."""
+        self._hosts_due = True
+        self._schedule_flush()
 
     def _host_vote(self, conn: Conn, msg: dict) -> None:
         """A seat's answer recorded on the host screen: taken only as `host_votes` offers it on this
@@ -953,6 +1026,10 @@ class Hub:
             self._sig = sig
             self.epoch += 1
             self._dirty = True
+            if g.state == "night" or getattr(g, "calling", None) == 0:
+                self._calls.clear()  # a new round: the last one's calls are no more of it
+        if self.votes_on_phones and getattr(g, "each_called", lambda: False)():
+            self._calls[self.epoch] = g.candidates[g.calling]  # every screen of the call (its timer's too)
 
     def _private_line(self, seat: int, text: str, ok: bool) -> None:
         cur = self._current
@@ -1356,6 +1433,9 @@ class Hub:
         if reason == "replayed":
             # an old copy of something already answered: answer nothing, change nothing
             return self.refuse(reason, seat)
+        late_call = self._late_call(seat, reason, epoch, target, answer)
+        if late_call is not None:
+            reason = None  # answered below as what it is: a vote for a name whose call is over
         late_ask = reason == "stale" and self._late_extension_ask(seat, epoch)
         late_taken = reason == "stale" and self._late_extension_ask(seat, epoch, self._offer_taken)
         if late_ask or late_taken:
@@ -1399,6 +1479,16 @@ class Hub:
                 future.set_result([(False, self.live.voice.render("reject_not_kamikaze", {}))])
             else:
                 sent = self._submit(Tap(seat, target, answer), future)
+        elif late_call is not None:
+            # seed 004 §4.4: the fists go down between the call and "Stop": a tap that reached the
+            # server after the call it was made on had closed is no vote, and he has not voted —
+            # his button for a candidate still to be called stays. Said on his phone alone, on the
+            # screen it has now (the call it was made on is gone), once that screen is sent
+            self.refuse("call over", seat)
+            await asyncio.sleep(0)
+            epoch = self.epoch
+            future.set_result([(False, self.named("reject_late_vote_phones", {"seat": late_call},
+                                                  self.live.voice.render("reject_late_vote_phones", {"seat": late_call})))])
         elif late_ask:
             # a tap on the question that reached the server once the extension the phones asked for
             # was granted (two players at once, or a slow phone): his request is met, and he reads so
@@ -1506,6 +1596,21 @@ class Hub:
         voice = self.live.voice
         return [(True, self.named("choice_taken", {"seat": target}, voice.render("choice_taken", {"seat": target})))]
 
+    def _late_call(self, seat: int, reason: str | None, epoch, target, answer) -> int | None:
+        """The candidate a phone vote was for when his call had closed before it arrived (classic's
+        calls in turn): a tap from a call's screen that is gone, or one naming a candidate called
+        already. None for any other tap, and for a seat that has voted or is out (his phone says
+        that, not that he may still vote)."""
+        g = self.game
+        if seat not in g.alive or seat in getattr(g, "votes", {}):
+            return None
+        if reason == "stale" and _is_int(epoch) and epoch in self._calls and self._calls.get(self.epoch) != self._calls[epoch]:
+            called = self._calls[epoch]
+            return called if target == called or target is None and answer is True else None
+        if reason is None and self.votes_on_phones and getattr(g, "each_called", lambda: False)() and _is_int(target):
+            return target if target in g.candidates[:g.calling] else None
+        return None
+
     def _late_extension_ask(self, seat: int, epoch, question: int | None = None) -> bool:
         """A living seat's tap on the question whose extension now runs (`epoch` is the question's):
         the one the phones' request began, or `question`."""
@@ -1575,6 +1680,8 @@ class Hub:
             return
         if what == "vote":
             return self._host_vote(conn, msg)
+        if what == "hands":
+            return self._host_hands(conn, msg)
         if what == "close":
             if self.game.state == "over":
                 self.close_game()
