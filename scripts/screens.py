@@ -6,7 +6,8 @@ headless Chromium at a phone's size (390x844; the host also on a laptop, 1280x80
 in Russian, with the players' names of a club table, and each moment is photographed into docs/screens/<lang>-<name>.png:
 
     join, role (held down at the Ready question), ready, night (a shot taken), check (the Don's
-    answer), day (speaker, nominees, time left), paused, vote, refused (a second vote), paused-vote
+    answer), day (speaker, nominees, time left), paused, vote (the first candidate called),
+    vote-next (the next one called, the phone's own vote named), paused-vote
     (a vote held by a pause, its buttons greyed), yes-no,
     dead (a seat out of the game at a vote), checks (held down in daylight), won, lost,
     host-setup, host-day, host-over (laptop and phone)
@@ -206,21 +207,25 @@ async def play(t: Table, browser, shot: Shots) -> None:
     await host_do(host, "resume")
     await end_speeches(host, game, "speeches")
     await wait_all(everyone, "() => document.body.dataset.state === 'voting'")
+    # the host calls 7, then 8 (seed 004 §4.4): each phone has the called candidate's button alone
     await tap(pages[1], 7)
     await shot(pages[1], "vote")
-    await tap(pages[1], 8)
-    await shot(pages[1], "refused")
     # a pause in the middle of the vote: the ballot stays, its buttons greyed until the game goes on
     await host_do(host, "pause")
     await wait_all(everyone, "() => document.body.dataset.paused === '1'")
     await shot(pages[2], "paused-vote")
     await host_do(host, "resume")
     await wait_all(everyone, "() => document.body.dataset.paused !== '1'")
-    await asyncio.gather(*(tap(pages[s], 7 if s <= 5 else 8) for s in range(2, 11)))
+    await asyncio.gather(*(tap(pages[s], 7) for s in range(2, 6)))
+    await fire(t, everyone)  # "Stop." — 8 is called
+    await shot(pages[1], "vote-next")
+    await asyncio.gather(*(tap(pages[s], 8) for s in range(6, 11)))
     await until(lambda: game.state == "tie_speeches")
     await end_speeches(host, game, "tie_speeches")
     await wait_all(everyone, "() => document.body.dataset.state === 'revote'")
-    await asyncio.gather(*(tap(pages[s], 7 if s <= 5 else 8) for s in range(1, 11)))
+    await asyncio.gather(*(tap(pages[s], 7) for s in range(1, 6)))
+    await fire(t, everyone)
+    await asyncio.gather(*(tap(pages[s], 8) for s in range(6, 11)))
     await wait_all(everyone, "() => document.body.dataset.state === 'all_leave_vote'")
     await shot(pages[3], "yes-no")
     await asyncio.gather(*(tap(p, "yes") for p in everyone))
@@ -254,7 +259,9 @@ async def play(t: Table, browser, shot: Shots) -> None:
     await end_speeches(host, game, "speeches")
     await wait_all(everyone, "() => document.body.dataset.state === 'voting'")
     await shot(pages[8], "dead")
-    await asyncio.gather(*(tap(pages[s], 5 if s != 5 else 6) for s in list(game.alive)))
+    await asyncio.gather(*(tap(pages[s], 5) for s in list(game.alive) if s != 5))
+    await fire(t, everyone)  # 6 is called: 5 votes for him
+    await tap(pages[5], 6)
     await until(lambda: game.state in ("last_words", "over"))
     await end_speeches(host, game, "last_words")
     await wait_all(everyone, "() => document.body.dataset.state === 'over'")
