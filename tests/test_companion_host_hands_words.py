@@ -18,11 +18,11 @@ DEAL = ('variant = "classic"\nlanguage = "{lang}"\n[dealing]\nroles = {{ 1 = "do
         '[players]\n7 = "Ann"\n[companion]\nvotes = false\n')
 
 AWAITED = {
-    "en": "the votes for player 7 (Ann) to be entered (here or at the console)",
-    "ru": "ввода голосов за игрока 7 (Ann) (здесь или в консоли)",
-    "de": "das Eintragen der Stimmen für Spieler 7 (Ann) (hier oder an der Konsole)",
-    "sv": "att rösterna på spelare 7 (Ann) skrivs in (här eller i konsolen)",
-    "hu": "a 7. játékosra (Ann) leadott szavazatok beírása (itt vagy a konzolon)",
+    "en": "the votes for player 7 (Ann) to be entered, here or at the console",
+    "ru": "ввода голосов за игрока 7 (Ann) — здесь или в консоли",
+    "de": "das Eintragen der Stimmen für Spieler 7 (Ann), hier oder an der Konsole",
+    "sv": "att rösterna på spelare 7 (Ann) skrivs in, här eller i konsolen",
+    "hu": "a 7. játékosra (Ann) leadott szavazatok beírása, itt vagy a konzolon",
 }
 
 

@@ -75,7 +75,7 @@ def test_the_host_screen_gives_the_hands_the_count_waits_for_once_whichever_side
             await expect(host.get_by_test_id("hands-text")).to_have_text(text)
             # the row below says the same wait: the entry of 7's votes, not "votes from seats 1 … 10"
             await expect(host.get_by_test_id("awaiting")).to_have_text(
-                "the votes for player 7 to be entered (here or at the console)")
+                "the votes for player 7 to be entered, here or at the console")
             assert await host.get_by_test_id("hands-confirm").is_disabled()  # no seat tapped yet
             await host.get_by_test_id("hand-3").click()
             await host.get_by_test_id("hand-5").click()
