@@ -287,15 +287,15 @@ def _import(conn, files: list[str], cfg, voice) -> int:
         try:
             record = read_game(f, cfg)
             if not record.finished:
-                what = record.problems[-1] if record.problems else f
+                what = record.problems[-1].told(voice) if record.problems else f
                 raise ReadError(voice.cli_text("club_unfinished", {"what": str(what)}))
             if record.problems:
-                raise ReadError(str(record.problems[0]))
+                raise ReadError(record.problems[0].told(voice))
             facts(record)  # an entry of a foreign shape is refused here, by name, before any write
             records.append(record)
         except ReadError as exc:
             bad += 1
-            _tell(voice, "error", str(exc))
+            _tell(voice, "error", exc.told(voice))
         except Exception as exc:
             bad += 1
             _tell(voice, "error", voice.cli_text("club_unreadable_entry", {"file": f, "error": f"{type(exc).__name__}: {exc}"}))

@@ -168,15 +168,17 @@ def test_a_russian_scorer_types_each_calls_fists_and_the_split_is_called_again(t
             until(master, seen, f"Спасибо, игрок {speaker}{' (Вика)' if speaker == 3 else ''}.")
         until(master, seen, "Кто за игрока 5?")
         typed(master, "1 2 3")
-        until(master, seen, "руки за игрока 5: 1, 2, 3 (Вика)")
+        until(master, seen, "голоса за игрока 5: 1, 2, 3 (Вика)")
         until(master, seen, "Кто за игрока 6?")
         typed(master, "tap 9 7")                               # 7 is not called yet: refused, nothing changes
         until(master, seen, "Сейчас голосуем за игрока 6; за игрока 7 голосуйте, когда его назовут.")
         # 6's two seconds run out before the scorer's line: «Спасибо.» is said then, when the fists
         # must be down (seed 004 §4.4 «before host says "Stop" or "Thank you"»), not once he has typed
         until(master, seen, "Спасибо.", times=2)               # 5's call and 6's
+        # a fist on the table is a vote, not a raised hand: the wait says so in the club's words
+        until(master, seen, "время — наберите места, которые проголосовали, и Enter")
         typed(master, "4 8")
-        until(master, seen, "руки за игрока 6: 4, 8")
+        until(master, seen, "голоса за игрока 6: 4, 8")
         until(master, seen, "Кто за игрока 7? Все, кто ещё не проголосовал, голосуют за игрока 7.")
         assert " ".join(plain(seen).split()).count("Спасибо.") == 2, "and not a second time when the count goes on"
         typed(master, "tap 10 5")                              # the scorer catches up with 10's fist for 5

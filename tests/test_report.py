@@ -566,7 +566,7 @@ def test_a_game_stopped_as_the_night_falls_says_so_in_that_night(tmp_path):
     assert said[-2:] == ["night_falls", "mafia_wakes_kill"], said
     page = tmp_path / "stopped.html"
     r = run("report", str(out), "-o", str(page), "--config", str(_write(tmp_path / "club.toml", cfg.text)))
-    assert r.returncode == 1 and "unfinished" in r.stderr, r.stderr
+    assert r.returncode == 1 and "spelet är inte slut" in r.stderr, r.stderr
     html = page.read_text(encoding="utf-8")
     sv = report_words("sv")
     night = page_section(html, 'period night" id="night-1')
@@ -577,3 +577,51 @@ def test_a_game_stopped_as_the_night_falls_says_so_in_that_night(tmp_path):
 def _write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
+
+
+# ------------------------------------------------------------------ the terminal's words
+RUSSIAN_TABLE = ('variant = "classic"\nlanguage = "ru"\nseats = 10\n[players]\n3 = "Вика"\n[dealing]\nmode = "fixed"\n'
+                 'roles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n')
+
+
+def test_a_russian_journal_is_reported_in_russian_and_a_game_of_no_known_language_in_english(tmp_path):
+    """Play-test of session 20: `narrator report` said «the game is unfinished …» in English at a
+    Russian table. The game's language is the journal's config (or --config); the file and line
+    stay as written. A protocol whose language nobody names is told in English, as its page is."""
+    journal = tmp_path / "vecher.jsonl"
+    cfg = _write(tmp_path / "vecher.toml", RUSSIAN_TABLE + f'[input]\nengine = "none"\n[journal]\npath = "{journal}"\n')
+    r = subprocess.run([sys.executable, "-m", "narrator.cli", "play", "--voice", "text", "--config", str(cfg)],
+                       input="quit\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert journal.exists(), r.stderr
+    r = run("report", str(journal), "-o", str(tmp_path / "vecher.html"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert f"примечание {journal}:" in r.stderr
+    assert ": игра не окончена (результата ещё нет): отчёт о том, что было до сих пор" in " ".join(r.stderr.split())
+    assert "unfinished" not in r.stderr
+    # a damaged line in the middle of it: named by file and line, in Russian
+    damaged = tmp_path / "damaged.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    damaged.write_text(lines[0] + "{garbage\n" + "".join(lines[1:]), encoding="utf-8")
+    r = run("report", str(damaged), "-o", str(tmp_path / "damaged.html"))
+    told = " ".join(r.stderr.split())
+    assert f"ошибка {damaged}:2: повреждённая строка журнала; отчёт заканчивается перед ней" in told, r.stderr
+    # a file that is no game at all: Russian where --config says so, English where nothing does
+    junk = _write(tmp_path / "junk.jsonl", "hello\n")
+    r = run("report", str(junk), "--config", str(cfg))
+    assert r.returncode == 2 and f"ошибка {junk}:1: не протокол и не журнал narrator (не JSON)" in " ".join(r.stderr.split())
+    r = run("report", str(junk))
+    assert r.returncode == 2 and f"error {junk}:1: not a narrator protocol or journal (not JSON)" in " ".join(r.stderr.split())
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "sv", "hu", "de"])
+def test_every_report_note_the_reader_can_give_has_words_in_every_language(lang):
+    import re as re_mod
+
+    source = (ROOT / "narrator/report/reader.py").read_text(encoding="utf-8") + (ROOT / "narrator/report/cli.py").read_text(encoding="utf-8")
+    keys = set(re_mod.findall(r'why\("(\w+)"', source))
+    assert len(keys) >= 15
+    voice, en = load_voice(lang), load_voice("en")
+    for key in keys:
+        assert voice.has_printed("cli", f"report_{key}"), (lang, key)
+        fields = set(re_mod.findall(r"{(\w+?)(?:_article)?}", voice.cli[f"report_{key}"]))
+        assert fields == set(re_mod.findall(r"{(\w+)}", en.cli[f"report_{key}"])), (lang, key)

@@ -76,6 +76,35 @@ def test_every_language_words_the_same_lines_for_each_variant(lang):
             assert type(template) is type(load_voice(lang).lines[line]), f"{lang} {variant}: {line}"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_words_the_same_console_lines_for_each_variant(lang):
+    def own(voice_lang):
+        return {v: {k: t for k, t in load_voice(voice_lang, v).console.items() if t != load_voice(voice_lang).console.get(k)}
+                for v in VARIANT_NAMES}
+    en, voice, shared = own("en"), own(lang), load_voice(lang).console
+    for variant in VARIANT_NAMES:
+        assert set(voice[variant]) == set(en[variant]), f"{lang} {variant}"
+        for line, template in voice[variant].items():
+            if line in shared:  # a line worded this rule system's way takes what the shared one takes
+                assert fields(template) == fields(shared[line]), f"{lang} {variant}: {line}"
+
+
+# seed 004 §4.4: classic votes with a fist on the table; the other rule systems raise a hand
+HANDS = {"en": r"\bhands?\b", "ru": r"рук[иу]", "de": r"Hände|Hand\b|Handzeichen", "sv": r"händer|hand(en)?\b|handuppr",
+         "hu": r"kez|kéz"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_classic_scorer_is_asked_for_votes_and_the_others_for_hands(lang):
+    keys = ("hands_for", "hands_awaited", "hands_awaited_several", "hands_all_in", "hands_whose",
+            "status_hands", "status_hands_waiting", "help_hands")
+    for key in keys:
+        classic = load_voice(lang, "classic").console[key]
+        assert not re.search(HANDS[lang], classic, re.I), f"{lang} classic {key}: {classic}"
+    for variant in ("sverige", "hungariq", "grundregeln"):
+        assert re.search(HANDS[lang], load_voice(lang, variant).console["hands_for"], re.I), f"{lang} {variant}"
+
+
 @pytest.mark.parametrize("variant", [v for v in VARIANT_NAMES if v != "classic"])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_line_of_a_variant_but_classic_mentions_masks(lang, variant):

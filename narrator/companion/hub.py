@@ -43,6 +43,17 @@ HOST_LOCK_MAX = 600.0
 TAP_BURST = 10  # taps a seat may send at once; then TAP_RATE a second (a human changes his mind
 TAP_RATE = 4.0  # a few times a step): the excess of a flood is dropped before it costs anything
 N_AHEAD = 10000  # a tap's number may run ahead of the last one by this much, no more
+# each refusal's words at the console ([console] companion_why_<word>); any other is a host screen's
+# button that does not apply now, which his own screen has already told him in its words
+REFUSAL_WORDS = {
+    "seat out": "out", "dead seat": "out", "stale": "stale", "call over": "call_over", "paused": "paused",
+    "nothing to tap": "nothing", "not asking ready": "nothing", "not the kamikaze": "not_kamikaze",
+    "extension already asked": "extension_asked", "wrong seat": "not_understood",
+    "malformed": "not_understood", "not an object": "not_understood", "unknown message": "not_understood",
+    "replayed": "replayed", "flood": "flood", "bad hello": "link", "unknown token": "link",
+    "link already used": "link_used", "no hello": "no_hello", "host locked": "host_locked",
+    "wrong host PIN": "host_pin",
+}
 LOG_EVERY = 5.0  # seconds: refusals are logged one line per seat at most this often
 CLOSE_TAKEN = 4409  # the phone's page says: this seat is taken on another phone, ask the host
 ROLE_FRAME = 4096  # role frames carry a seat's own checks too: padded larger, to the table's longest
@@ -883,6 +894,9 @@ class Hub:
             # waited for are held, and his Resume button (named as it reads) goes on
             return self.live.voice.fill(self._phone_template("host_waiting_paused"),
                                         {"button": self._phone_template("host_resume")}, capital=False)
+        hands = self._hands_awaiting()
+        if hands is not None:
+            return hands
         kind, args = self.game.awaiting()
         key = "host_" + kind
         if kind == "awaiting_timeout" and self.game.floor is None and "end_speech" in self.game.host_offers():
@@ -898,12 +912,30 @@ class Hub:
             return ""
         return self.named(kind, args, text, inside=True, template=template)
 
+    def _hands_awaiting(self) -> str | None:
+        """Where the phones do not vote and a hand call's time is over, what the count waits for:
+        the scorer's (or the host's) entry of the votes, not "votes from seats 1 … 10" — nobody
+        at the table has a vote left to give, the panel above says what to tap."""
+        waiting = getattr(self.live, "hands_waiting", lambda: False)
+        if self.votes_on_phones or not waiting():
+            return None
+        kind, candidates = self.game.vote_choices()
+        if kind == "seat" and len(candidates) != 1:
+            key, args = "host_awaiting_hands_several", {}
+        elif kind == "seat":
+            key, args = "host_awaiting_hands", {"seat": candidates[0]}
+        else:
+            key, args = "host_awaiting_hands_yes", {}
+        template = self._phone_template(key)
+        text = self.live.voice.fill(template, args, capital=False)
+        return self.named(key, args, text, inside=True, template=template)
+
     def host_awaiting_votes(self) -> dict | None:
         """The voters the game waits for, for the host screen to list compactly: the line's words
         around the seats, and each seat with its player's name. Ten forty-letter names in one line
         ("votes from seats 1 (…), 2 (…), …") filled a small screen; the page shows each seat's
         number first and the name cut to fit, the whole name a tap away."""
-        if self.live.paused:
+        if self.live.paused or self._hands_awaiting() is not None:
             return None
         kind, args = self.game.awaiting()
         template = self._phone_template("host_" + kind)
@@ -1375,6 +1407,12 @@ class Hub:
     def refuse(self, reason: str, seat: int | None) -> None:
         if len(self.refused) < 10000:  # tests read it; a flood must not grow it without end
             self.refused.append((reason, seat))
+        if seat is not None and self.game.state == "night" and seat in self.game.alive:
+            # a living seat's phone sending at night is what an awake seat does: a console line
+            # (or its moment) would tell the room who was awake. The dead's are theirs to read —
+            # out is public, and asleep is no question for them.
+            log.debug("companion: a night refusal kept off the console")
+            return
         # one line per seat at most every LOG_EVERY seconds: a flood of refusals is one summary line
         loop = self.live.loop
         now = loop.time() if loop is not None else 0.0
@@ -1395,10 +1433,23 @@ class Hub:
             self._log_refusals(seat, counts)
             self._log_due[seat] = (due, {})
 
-    @staticmethod
-    def _log_refusals(seat: int | None, counts: dict[str, int]) -> None:
-        summary = ", ".join(f"{r} ×{n}" if n > 1 else r for r, n in counts.items())
-        log.warning("companion: refused (%s), seat %s", summary, seat)
+    def _log_refusals(self, seat: int | None, counts: dict[str, int]) -> None:
+        """One console line for what a seat (or a host screen, a stranger) sent that was not taken,
+        in the table's language. The reasons are the refusals', worded the same whoever's seat it
+        is (a flood is a flood, a screen from before is one, whatever the role)."""
+        worded: dict[str, int] = {}
+        for reason, n in counts.items():
+            why = self.said("companion_why_" + REFUSAL_WORDS.get(reason, "host"))
+            worded[why] = worded.get(why, 0) + n
+        reasons = ", ".join(f"{r} ×{n}" if n > 1 else r for r, n in worded.items())
+        if seat is None:
+            log.warning("%s", self.said("companion_refused", reasons=reasons))
+        else:
+            log.warning("%s", self.said("companion_refused_seat", seat=seat, reasons=reasons))
+
+    def said(self, key: str, **args) -> str:
+        """A [console] line of the table's language, for what the companion tells the terminal."""
+        return self.live.voice.console_text(key, args)
 
     async def message(self, conn: Conn, msg) -> None:
         """One message from a logged-in phone or host screen. Bad input is refused, never raised."""

@@ -95,7 +95,7 @@ def build_app(hub: Hub) -> Starlette:
                 try:
                     await hub.message(conn, msg)
                 except Exception:  # bad input never takes the server down
-                    log.exception("companion: message failed")
+                    log.exception("%s", hub.said("companion_message_failed"))
         except asyncio.TimeoutError:
             hub.refuse("no hello", None)
         finally:
@@ -147,7 +147,8 @@ class ConnectionLimits:
     """Open connections per address and in all: a flood of idle sockets from one address is closed
     as it arrives and never uses up the process's file descriptors, so phones still get in."""
 
-    def __init__(self, per_address: int, total: int):
+    def __init__(self, per_address: int, total: int, said=None):
+        self.said = said or _english  # the table's [console] words for the line that says so
         self.per_address = per_address
         self.total = total
         self.open: dict[str, set] = {}
@@ -162,7 +163,7 @@ class ConnectionLimits:
             self.open[addr] = mine
             self.refused += 1
             if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
-                log.warning("companion: %d connections refused (too many from %s or in all)", self.refused, addr)
+                log.warning("%s", self.said("companion_connections_refused", n=self.refused, address=addr))
             return False
         mine.add(transport)
         self.open[addr] = mine
@@ -202,7 +203,13 @@ def _capped_protocol(limits: ConnectionLimits):
     return Capped
 
 
-def _quiet_accept_errors(loop) -> None:
+def _english(key: str, **args) -> str:
+    from ..language import load_voice
+
+    return load_voice("en").console_text(key, args)
+
+
+def _quiet_accept_errors(loop, said=_english) -> None:
     """Out of descriptors, asyncio logs a traceback for every refused accept (and retries a second
     later): one warning line every few seconds says the same."""
     previous = loop.get_exception_handler()
@@ -212,7 +219,7 @@ def _quiet_accept_errors(loop) -> None:
         if context.get("message", "").startswith("socket.accept() out of system resource"):
             if loop.time() - last[0] > 5:
                 last[0] = loop.time()
-                log.warning("companion: out of file descriptors; new connections wait (%s)", context.get("exception"))
+                log.warning("%s", said("companion_out_of_descriptors", error=str(context.get("exception"))))
             return
         if previous is not None:
             previous(loop, context)
@@ -394,7 +401,7 @@ def _cards_reissued(config, handle: Companion, hub: Hub, seat: int) -> str | Non
         qr.rewrite_seats_page(handle.seats_page, qr.seats_page(handle.urls, config.players, hub.word, config.language))
     except OSError as exc:
         reason = hub.word("host_cards_not_ours") if isinstance(exc, qr.NotOurs) else exc.strerror or str(exc)
-        log.warning("companion: the seat cards %s cannot be rewritten with seat %s's new link (%s)", handle.seats_page, seat, reason)
+        log.warning("%s", hub.said("companion_cards_not_rewritten", path=str(handle.seats_page), seat=seat, reason=reason))
         return hub.word("host_cards_not_updated", path=str(handle.seats_page), reason=reason)
     return None
 
@@ -466,8 +473,7 @@ def _keep_secrets(live, hub: Hub) -> None:
     except OSError as exc:
         # a full or read-only disk must not keep the phones out of this game; the journal will
         # stop the game itself if it cannot be written. Only a resume would need new codes.
-        log.warning("companion: the seat codes cannot be kept beside the journal (%s): "
-                    "after a resume the phones scan new codes", exc.strerror or exc)
+        log.warning("%s", hub.said("companion_codes_not_kept", reason=str(exc.strerror or exc)))
 
 
 def bound_socket(host: str, port: int) -> socket.socket:
@@ -505,8 +511,8 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     # room for the descriptors the process has anyway and for a burst being accepted before the
     # refusals catch up (up to a backlog at a time, a couple of loop turns)
     total = max(64, files - 2 * BACKLOG - 64)
-    limits = ConnectionLimits(min(PER_ADDRESS, total // 2), total)  # one address never takes them all
-    _quiet_accept_errors(loop)
+    limits = ConnectionLimits(min(PER_ADDRESS, total // 2), total, hub.said)  # one address never takes them all
+    _quiet_accept_errors(loop, hub.said)
     uv = uvicorn.Config(
         build_app(hub),
         http=_capped_protocol(limits),

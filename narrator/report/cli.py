@@ -7,14 +7,28 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _tell_user(kind: str, text: str) -> None:
-    # a file name or a player's name is never read as markup
-    err.print(f"[{'red' if kind == 'error' else 'yellow'}]{kind}[/] ", end="")
+def _tell_user(kind: str, text: str, voice=None) -> None:
+    # a file name or a player's name is never read as markup; the label in the game's language
+    label = voice.cli_text(kind) if voice is not None else kind
+    err.print(f"[{'red' if kind == 'error' else 'yellow'}]{escape(label)}[/] ", end="")
     err.print(text, markup=False)
+
+
+def _voice(language: str | None):
+    """The voice of the game's language where it is known (None: English)."""
+    from ..language import LANGUAGES, load_voice
+
+    if language not in LANGUAGES:
+        return None
+    try:
+        return load_voice(language)
+    except (OSError, ValueError):  # a voice file missing or broken: told in English
+        return None
 
 
 def _config(path: str | None):
@@ -25,8 +39,9 @@ def _config(path: str | None):
     try:
         return load_config(path), True
     except ConfigError as exc:
+        voice = exc.voice()
         for p in exc.problems:
-            _tell_user("error", str(p))
+            _tell_user("error", p.text(voice), voice)
         return None, False
 
 
@@ -42,6 +57,7 @@ def write_report(record, out: Path) -> Path:
 
 def cmd_report(args) -> int:
     from . import ReadError, read_game
+    from .reader import why
 
     cfg, ok = _config(args.config)
     if not ok:
@@ -49,18 +65,27 @@ def cmd_report(args) -> int:
     try:
         record = read_game(args.game, cfg)
     except ReadError as exc:
-        _tell_user("error", str(exc))
+        # the game's language where it is known: --config's, or the one the journal's config names
+        voice = _voice(cfg.language if cfg is not None else exc.language)
+        _tell_user("error", exc.told(voice), voice)
         return 2
+    # the journal's config, --config or the protocol's table line says the language; a protocol
+    # whose narration names none is told in English, as its report is written
+    voice = _voice(record.language)
     for p in record.problems:
-        _tell_user("note" if not record.finished and "unfinished" in p.message else "error", str(p))
+        unfinished = not record.finished and (p.reason.name or "").startswith("report_unfinished")
+        _tell_user("note" if unfinished else "error", p.told(voice), voice)
     out = Path(args.output) if args.output else Path(args.game).with_suffix(".html")
     try:
         write_report(record, out)
     except OSError as exc:
-        _tell_user("error", f"{out}: cannot write the report: {exc.strerror or exc}")
+        error = str(exc.strerror or exc)
+        _tell_user("error", f"{out}: " + why("cannot_write", f"cannot write the report: {error}", error=error).said(voice), voice)
         return 2
     except Exception as exc:  # an entry of a foreign shape: named, never a traceback
-        _tell_user("error", f"{args.game}: a protocol entry this narrator cannot draw ({type(exc).__name__}: {exc})")
+        error = f"{type(exc).__name__}: {exc}"
+        _tell_user("error", f"{args.game}: " + why("foreign_entry", f"a protocol entry this narrator cannot draw ({error})",
+                                                   error=error).said(voice), voice)
         return 2
     print(out)
     return 0 if not record.problems else 1

@@ -16,20 +16,45 @@ from ..flow.events import event_from_dict
 from ..journal import timer_mark_of
 from ..language import LANGUAGES, load_voice
 from ..rules.variants import VARIANTS
+from ..worded import Worded
+
+
+def why(key: str, english: str, **words) -> Worded:
+    """What is wrong with a game's file: in English (tests, the club's record) and as a voice file's
+    [cli] line report_<key>, so a Russian table is told in Russian; file and line stay as written."""
+    return Worded(english, "cli", f"report_{key}", words)
 
 
 class ReadError(Exception):
-    """The file is not a narrator game at all (foreign, empty, unreadable): nothing to report."""
+    """The file is not a narrator game at all (foreign, empty, unreadable): nothing to report.
+    `where` is the file (and line); `reason`, a Worded, what is wrong — `language` the one the
+    file's own config names where that much could be read."""
+
+    def __init__(self, where: str, reason: Worded | None = None, language: str | None = None):
+        super().__init__(where if reason is None else f"{where}: {reason}")
+        self.where, self.reason, self.language = where, reason, language
+
+    def told(self, voice) -> str:
+        return str(self) if self.reason is None else f"{self.where}: {self.reason.said(voice)}"
 
 
 @dataclass
 class Problem:
     file: str
     line: int
-    message: str
+    reason: Worded
+
+    @property
+    def message(self) -> str:
+        return str(self.reason)
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
+        return self.told(None)
+
+    def told(self, voice) -> str:
+        """The problem in the language of `voice` (English without one): file and line as they are."""
+        message = self.reason.said(voice)
+        return f"{self.file}:{self.line}: {message}" if self.line else f"{self.file}: {message}"
 
 
 @dataclass
@@ -101,11 +126,11 @@ def _lines(path: Path) -> list[str]:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise ReadError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+        raise ReadError(str(path), why("cannot_read", f"cannot be read: {exc.strerror or exc}", error=str(exc.strerror or exc))) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ReadError(f"{path}: not a narrator protocol or journal (not UTF-8 text at byte {exc.start})") from None
+        raise ReadError(str(path), why("not_utf8", f"not a narrator protocol or journal (not UTF-8 text at byte {exc.start})", byte=exc.start)) from None
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -118,16 +143,16 @@ def read_game(path: str | Path, config: Config | None = None) -> GameRecord:
     lines = _lines(path)
     first = next(((i, ln) for i, ln in enumerate(lines, start=1) if ln.strip()), None)
     if first is None:
-        raise ReadError(f"{path}: empty: not a narrator protocol or journal")
+        raise ReadError(str(path), why("empty", "empty: not a narrator protocol or journal"))
     try:
         head = json.loads(first[1])
     except (ValueError, RecursionError):
-        raise ReadError(f"{path}:{first[0]}: not a narrator protocol or journal (not JSON)") from None
+        raise ReadError(f"{path}:{first[0]}", why("not_json", "not a narrator protocol or journal (not JSON)")) from None
     if isinstance(head, dict) and "journal" in head:
         return _read_journal(path, lines, head, config)
     if isinstance(head, dict) and isinstance(head.get("type"), str):
         return _read_protocol(path, lines, config)
-    raise ReadError(f"{path}:{first[0]}: not a narrator protocol or journal")
+    raise ReadError(f"{path}:{first[0]}", why("foreign", "not a narrator protocol or journal"))
 
 
 def _read_protocol(path: Path, lines: list[str], config: Config | None) -> GameRecord:
@@ -140,11 +165,11 @@ def _read_protocol(path: Path, lines: list[str], config: Config | None) -> GameR
             entry = json.loads(line)
         except (ValueError, RecursionError):
             last = n == len(lines)
-            rec.problems.append(Problem(str(path), n, "a line cut short (the game was still being written)" if last
-                                        else "damaged line (not JSON); the report stops before it"))
+            rec.problems.append(Problem(str(path), n, why("cut_short", "a line cut short (the game was still being written)") if last
+                                        else why("damaged_line", "damaged line (not JSON); the report stops before it")))
             break
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
-            rec.problems.append(Problem(str(path), n, "not a protocol entry (no \"type\"); the report stops before it"))
+            rec.problems.append(Problem(str(path), n, why("not_an_entry", "not a protocol entry (no \"type\"); the report stops before it")))
             break
         if entry["type"] == "table":
             seen_table = True
@@ -156,7 +181,7 @@ def _read_protocol(path: Path, lines: list[str], config: Config | None) -> GameR
             _check_seats(path, n, entry)
         rec.entries.append(entry)
     if not rec.start:
-        raise ReadError(f"{path}:1: not a narrator protocol (no game_start entry)")
+        raise ReadError(f"{path}:1", why("no_start", "not a narrator protocol (no game_start entry)"))
     if config is not None:
         rec.language = config.language
         rec.players = dict(config.players) or rec.players
@@ -177,14 +202,15 @@ def _check_seats(path: Path, n: int, start: dict) -> None:
     if not isinstance(seats, int) or isinstance(seats, bool) or not lo <= seats <= hi:
         shown = repr(seats) if len(repr(seats)) <= 20 else repr(seats)[:20] + "…"
         name = variant.name if variant else "this narrator"
-        raise ReadError(f"{path}:{n}: a table of {shown} seats is not one {name} plays ({lo} to {hi} seats)")
+        raise ReadError(f"{path}:{n}", why("seats", f"a table of {shown} seats is not one {name} plays ({lo} to {hi} seats)",
+                                                 seats=shown, variant=name, lo=lo, hi=hi))
 
 
 def _check_unfinished(rec: GameRecord, nlines: int) -> None:
     if not rec.finished and not rec.problems:
-        rec.problems.append(Problem(rec.path, nlines, "the game is unfinished (no result yet): reported so far"))
+        rec.problems.append(Problem(rec.path, nlines, why("unfinished", "the game is unfinished (no result yet): reported so far")))
     elif not rec.finished:
-        rec.problems.append(Problem(rec.path, 0, "the game is unfinished: reported so far"))
+        rec.problems.append(Problem(rec.path, 0, why("unfinished_too", "the game is unfinished: reported so far")))
 
 
 def _read_journal(path: Path, lines: list[str], header: dict, config: Config | None) -> GameRecord:
@@ -193,12 +219,13 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
     rec = GameRecord(str(path), [], kind="journal")
     text = header.get("config_text")
     if not isinstance(text, str):
-        raise ReadError(f"{path}:1: a journal header without its config")
+        raise ReadError(f"{path}:1", why("no_config", "a journal header without its config"))
     if config is None:
         try:
             config = parse_config(text, f"{path} (its config)")
         except ConfigError as exc:
-            raise ReadError(f"{path}:1: the journal's config is not valid: {exc.problems[0]}") from None
+            raise ReadError(f"{path}:1", why("config_invalid", f"the journal's config is not valid: {exc.problems[0]}", problem=exc.problems[0].text(exc.voice())),
+                            exc.language) from None
     from ..session import as_journaled
 
     config = as_journaled(config, header)
@@ -253,15 +280,16 @@ def _read_journal(path: Path, lines: list[str], header: dict, config: Config | N
             event = event_from_dict(obj["event"])
         except (ValueError, TypeError, KeyError, RecursionError, AttributeError):
             last = n == len(lines)
-            rec.problems.append(Problem(str(path), n, "a line cut short (the game was still being written)" if last
-                                        else "damaged journal line; the report stops before it"))
+            rec.problems.append(Problem(str(path), n, why("cut_short", "a line cut short (the game was still being written)") if last
+                                        else why("damaged_journal_line", "damaged journal line; the report stops before it")))
             break
         if t is not None:
             now = float(t) - stood
         try:
             emit(session.feed(event))
         except Exception as exc:  # a foreign event the core refuses to even look at
-            rec.problems.append(Problem(str(path), n, f"an input the game cannot take ({type(exc).__name__}); the report stops before it"))
+            rec.problems.append(Problem(str(path), n, why("input_refused", f"an input the game cannot take ({type(exc).__name__}); the report stops before it",
+                                                     error=type(exc).__name__)))
             break
     _check_unfinished(rec, len(lines))
     return rec

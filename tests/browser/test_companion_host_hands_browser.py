@@ -73,6 +73,9 @@ def test_the_host_screen_gives_the_hands_the_count_waits_for_once_whichever_side
             await until(live.hands_waiting, what="7's count waiting for the hands")
             text = "Time is up for player 7: the count waits for the votes. Tap the seats that voted, then Confirm — or Nobody."
             await expect(host.get_by_test_id("hands-text")).to_have_text(text)
+            # the row below says the same wait: the entry of 7's votes, not "votes from seats 1 … 10"
+            await expect(host.get_by_test_id("awaiting")).to_have_text(
+                "the votes for player 7 to be entered, here or at the console")
             assert await host.get_by_test_id("hands-confirm").is_disabled()  # no seat tapped yet
             await host.get_by_test_id("hand-3").click()
             await host.get_by_test_id("hand-5").click()
@@ -92,6 +95,7 @@ def test_the_host_screen_gives_the_hands_the_count_waits_for_once_whichever_side
             live.fire()
             await until(live.hands_waiting, what="8's count waiting for the hands")
             await expect(host.get_by_test_id("hands-text")).to_contain_text("player 8")
+            await expect(host.get_by_test_id("awaiting")).to_contain_text("votes for player 8 to be entered")
             screen = Screen()
             assert hands_typed(live, "2 4", console)
             hub._host_action(screen, {"t": "hands", "call": live.hand_call(), "seats": [1]})
