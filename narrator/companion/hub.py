@@ -795,6 +795,9 @@ class Hub:
         several = kind == "seat" and len(candidates) > 1
         if several:
             text = self.word("host_hands_awaited_pointing" if g.state == "pointing" else "host_hands_awaited_several")
+            if g.state == "tie_break" and voters:
+                # seed 003: the last dead decides alone — his seat under the player he names
+                text = self._seat_words("host_hands_awaited_decider", voters[0])
             row_words = "host_hands_row_point" if g.state == "pointing" else "host_hands_row"
             rows = [{"seat": c, "text": self._seat_words(row_words, c),
                      "cast": [v for v, (t, _) in cast.items() if t == c]} for c in candidates]
@@ -979,6 +982,8 @@ class Hub:
         kind, candidates = self.game.vote_choices()
         if kind == "seat" and len(candidates) != 1:
             key, args = "host_awaiting_hands_pointing" if self.game.state == "pointing" else "host_awaiting_hands_several", {}
+            if self.game.state == "tie_break":
+                key, args = "host_awaiting_hands_decider", {"seat": self.game.decider}
         elif kind == "seat":
             key, args = "host_awaiting_hands", {"seat": candidates[0]}
         else:
