@@ -818,9 +818,12 @@ class Hub:
         are (hands_typed) — each hand an ordinary `tap` the game checks and journals, then the
         count, once, whichever side gave it first; the other's comes too late and is told so.
         `votes`: [[candidate, [voters]], …] (one row per candidate; the yes row's candidate is
-        null), or `seats`: the voters of the one name called (or the yes). An entry the game would
-        refuse any part of (a seat that voted meanwhile at the console) changes nothing: the
-        game's own reason for it is shown on this screen, as the console shows it for its line."""
+        null), or `seats`: the voters of the one name called (or the yes). A seat in two rows, or a
+        row that is no candidate's, is no entry of this count. Each hand is the game's to judge, as
+        a hand of the console's line is — a seat that voted meanwhile at the console, one beyond
+        the table, one pointing at himself — but where the console counts the rest of its line,
+        the host's entry is taken whole or not at all: the game's reason is shown on his screen
+        ("Nothing recorded: Player 4 has already voted."), and nothing is journaled."""
         call = msg.get("call")
 
         def entry(offer: dict) -> list[tuple[int | None, list[int]]] | None:
