@@ -69,6 +69,8 @@ def test_grundregeln_pointing_entered_whole_or_not_at_all_with_the_games_reason(
             records = len(t.records)
             refusal = await answered(t, screen, {"votes": [[4, [1, 2]], [5, [6, 7]]]})
             assert refusal["text"] == "Nothing recorded: Player 6 has already pointed."
+            # the scorer at the terminal reads that it was the host's count the game refused
+            assert hub.refused[-1] == ("host count refused", None)
             # a hand pointing at himself, forged past the page's disabled button: the rules' reason
             refusal = await answered(t, screen, {"votes": [[4, [1]], [3, [3]]]})
             assert refusal["text"] == "Nothing recorded: You cannot point at yourself: point at another player."

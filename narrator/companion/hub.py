@@ -53,7 +53,7 @@ REFUSAL_WORDS = {
     "malformed": "not_understood", "not an object": "not_understood", "unknown message": "not_understood",
     "replayed": "replayed", "flood": "flood", "bad hello": "link", "unknown token": "link",
     "link already used": "link_used", "no hello": "no_hello", "host locked": "host_locked",
-    "wrong host PIN": "host_pin",
+    "wrong host PIN": "host_pin", "host count refused": "host_count",
 }
 LOG_EVERY = 5.0  # seconds: refusals are logged one line per seat at most this often
 CLOSE_TAKEN = 4409  # the phone's page says: this seat is taken on another phone, ask the host
@@ -884,7 +884,8 @@ class Hub:
         self.live.submit_control(in_turn)
 
     def _host_hands_refused(self, conn: Conn, key: str, refused: Reject | None = None) -> None:
-        self.refuse(f"host hands: {key}" + (f" ({refused.line})" if refused else ""), None)
+        # the scorer at the terminal reads that the host's count was refused, not "a button that does not apply"
+        self.refuse("host count refused" if refused else f"host hands: {key}", None)
         if refused is None:
             text = self.word(key)
         else:
