@@ -225,3 +225,26 @@ def test_a_journal_begun_before_the_calls_is_read_as_it_was_played(tmp_path):
     record = read_game(path)
     votes = [e for e in record.entries if e.get("type") == "vote_result"]
     assert votes and votes[0]["counts"] == {"7": 1, "5": 9}
+
+
+def test_a_journal_begun_before_the_calls_whose_club_chose_the_calls_keeps_them(tmp_path):
+    """The same journal of before, its config writing `[rules] vote_call = "each"` itself: the club
+    chose the calls in turn, and the game is read with them — the early tap for 7 is refused."""
+    import json
+
+    from narrator.report.reader import read_game
+
+    config = ('variant = "classic"\nlanguage = "en"\n[rules]\nvote_call = "each"\n'
+              '[dealing]\nmode = "fixed"\nroles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n')
+    events = [{"type": "deal", "roles": {"1": "don", "2": "mafia", "3": "mafia", "4": "sheriff"}}]
+    events += [{"type": "timeout"}] * 3                                         # night zero
+    events += [{"type": "nominate", "seat": 7}, {"type": "end_speech"}, {"type": "nominate", "seat": 5}]
+    events += [{"type": "end_speech"}] * 9
+    events += [{"type": "tap", "seat": 1, "target": 5}, {"type": "tap", "seat": 2, "target": 7}]
+    header = {"journal": 1, "config_path": "club.toml", "config_text": config,
+              "mode": {"voice": "text", "companion": False, "reveal": False}, "started": 1.0}
+    path = tmp_path / "old.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in [header] + [{"t": 2.0, "event": e} for e in events]) + "\n")
+    record = read_game(path)
+    refused = [e for e in record.entries if e.get("type") == "rejected"]
+    assert [(e["event"]["seat"], e["reason"]) for e in refused] == [(1, "reject_not_called_yet")]
