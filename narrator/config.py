@@ -196,9 +196,18 @@ class Config:
     roles: dict[str, int] = field(default_factory=dict)  # special role -> count at this table
     # the folder the config's relative paths are taken from (None: no file, the working folder)
     base: str | None = None
+    # every key the file itself wrote, as its path of tables (("rules", "vote_call"),
+    # ("voice", "ru", "rate")): a value the club chose, told apart from the seed's default that
+    # happens to equal it — a game read long after must know what the club asked for
+    explicit: frozenset[tuple[str, ...]] = frozenset()
 
     def section(self, name: str) -> dict:
         return self.sections[name]
+
+    def wrote(self, *path: str) -> bool:
+        """Whether the file wrote this key (or, naming a table, any key in it)."""
+        n = len(path)
+        return any(key[:n] == path for key in self.explicit)
 
 
 
@@ -279,6 +288,18 @@ def _check_option(value, opt: Option) -> tuple[str, dict] | None:
     if opt.maximum is not None and value > opt.maximum:
         return "at_most", {"high": str(opt.maximum), "value": shown(value)}
     return None
+
+
+def written_keys(data: dict, table: tuple[str, ...] = ()) -> frozenset[tuple[str, ...]]:
+    """The paths of every key a parsed TOML document gives a value: a table's keys, not the table,
+    however it was written ([rules] under its header, `rules.vote_call = …` dotted, or inline)."""
+    keys: set[tuple[str, ...]] = set()
+    for k, v in data.items():
+        if isinstance(v, dict):
+            keys |= written_keys(v, table + (k,))  # an empty table chooses nothing
+        else:
+            keys.add(table + (k,))
+    return frozenset(keys)
 
 
 def parse_config(text: str, path: str = "<config>", base: str | None = None) -> Config:
@@ -493,7 +514,8 @@ def parse_config(text: str, path: str = "<config>", base: str | None = None) -> 
 
     if problems:
         raise ConfigError(problems, said_in)
-    return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections, roles, base)
+    return Config(path, text, variant, language, seats, players, dealing, rules, timers, sections, roles, base,
+                  written_keys(data))
 
 
 def load_config(path: str | Path) -> Config:

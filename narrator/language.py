@@ -117,6 +117,8 @@ class Malformed:
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# a number standing alone in a spoken line: "7", not the 7 of "7:30", "1,5" or "A7"
+_WHOLE_NUMBER = re.compile(r"(?<![\w.,:])\d+(?!\w|[.,:]\d)")
 
 
 def _normalise(text: str) -> str:
@@ -179,6 +181,9 @@ class Voice:
         self.commands: dict[str, list[str]] = data.get("commands", {})
         self.hints: dict[str, list[str]] = data.get("command_hints", {})
         self.speech: dict = data.get("speech", {})
+        # [speech] said_numbers: a number the speech engine misreads as a digit, in the words it
+        # reads right (espeak-ng 1.51 says Russian "7" as «сейм» and "1" as «ойдин»)
+        self.said_numbers: dict[str, str] = {str(k): v for k, v in self.speech.get("said_numbers", {}).items()}
         # what the phone and host pages show: plain templates with {placeholders}, no plurals
         self.phone: dict[str, str] = data.get("phone", {})
         # what the console prints for whoever types at it (never spoken): the notes on a typed
@@ -211,7 +216,10 @@ class Voice:
             raise KeyError(f"{self.source}: no line {line!r}")
         if spoken:
             template = self.spoken.get(line, template)
-        return self.fill(template, args, capital=not inside)
+        text = self.fill(template, args, capital=not inside)
+        if spoken and self.said_numbers:
+            text = _WHOLE_NUMBER.sub(lambda m: self.said_numbers.get(m[0], m[0]), text)
+        return text
 
     def console_text(self, name: str, args: dict | None = None) -> str:
         """A [console] line of this language; text from people in `args` is put in as it is."""

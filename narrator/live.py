@@ -189,9 +189,6 @@ class LiveSession:
         self._calls = 0  # timers the game has started: a hand call is known by its number
         self._hands_in = -1  # the call whose hands the scorer has entered
         self._held_call = -1  # the call whose time ran out before his line came
-        # (call, line): the window's closing line ("Stop."), said when its time ran out while the
-        # count waited for the scorer; the core says it again when the count goes on, not heard twice
-        self._closing_said: tuple[int, str] | None = None
 
     # ------------------------------------------------------------------ state
     @property
@@ -277,6 +274,15 @@ class LiveSession:
         if self._held_call == call:
             self._held_call = -1
             self._apply(Timeout())
+
+    def _count_resumed(self) -> None:
+        """Resumed while a call's count waited for the scorer's line: it waits for it again. Where
+        the phones came to the table at this resume and vote from now on, nobody types the hands
+        of a call that is over: what was journaled is counted."""
+        if self.game.votes_on_phones:
+            return self._apply(Timeout())
+        self._held_call = self._calls
+        self._hands_awaited()
 
     def _hands_awaited(self) -> None:
         for out in self.outputs:
@@ -386,6 +392,10 @@ class LiveSession:
             # it («Rösta i mobilen. NU!»), not with the hands it was called with before
             opening = [Say(s.line + PHONES, s.args) if s.line in PHONE_TWINS else s for s in opening]
         running = [*opening, last_timer] if last_timer and last_timer.name else []
+        if self.game.window_over():
+            # stopped while a call's count waited for the scorer: its "Stop." was said, the fists
+            # are down, and the call is not made again — the count waits for his line (`run`)
+            running = []
         # dispatching the running timer again counts it again: it keeps its number
         self._timer_count = count - 1 if running else count
         left = None
@@ -424,6 +434,8 @@ class LiveSession:
         try:
             # a resumed night step's private answers, told again: once for the keypad's seats
             self._dispatch(first, shared=True)
+            if self.game.window_over():
+                self._count_resumed()
             for ev in initial or []:
                 self._apply(ev, journaled=journaled)
             while self.game.state != "over" and not self.stopped:
@@ -465,10 +477,10 @@ class LiveSession:
                 # typed them — the same wait whoever raised a hand, and the journal holds the
                 # hands, then the time's end, in the order the game took them
                 self._held_call = self._calls
-                closing = self.game.window_closing_line()
-                if closing:
-                    self._dispatch([Say(closing)])
-                    self._closing_said = (self._calls, closing)
+                if self.game.hears_window_end():
+                    # the game says the window's end now ("Stop."), when the fists must be down,
+                    # and waits for the count; journaled, so a resume knows the call is over
+                    self._apply(Timeout(count_waits=True))
                 return self._hands_awaited()
             return self._apply(Timeout())
         if kind == "tick":
@@ -587,11 +599,7 @@ class LiveSession:
         for e in effects:
             if isinstance(e, Record) and e.entry.get("type") == "phase":
                 self._step_closed_tonight = False
-            if isinstance(e, Say) and self._closing_said == (self._calls, e.line):
-                self._closing_said = None
-                continue  # said already, when the window's time ran out
             if isinstance(e, Timer):
-                self._closing_said = None
                 self._calls += 1
                 e, said = self._clocked(e)
                 if said:

@@ -33,6 +33,7 @@ def named(voice, players: dict, line: str, args: dict, text: str | None, inside:
     player's name. A name is put in after the line is filled, so a name like "{seat}" or
     "@role_don" stays text and never reads as a template.
     `once`: the seats named in the lines before (one caption); those keep their number only.
+    Within the line itself a seat named twice carries its name both times.
     `template`: a screen's own words for the line ([phone] host_<line>), put together the same way.
     Where the line itself winces with a name in it (English "Player 7 (Ann)'s team"), the language
     words it for screens in [phone] named_<line>, with the same placeholders."""
@@ -77,11 +78,15 @@ def names_put(voice, players: dict, fill, args: dict, seat_args=SEAT_ARGS, once:
     glued = GLUED.get(voice.lang)
     pattern = re.compile(_MARK.pattern + (f"({glued.pattern})?" if glued else "()"))
     named_once: set[int] = once if once is not None else set()
+    # one line names a seat one way: "Who votes for player 8 (Hugo)? Every vote not yet cast goes
+    # to player 8 (Hugo)." — the name both times, or a reader takes the bare 8 for someone else;
+    # a seat named in an earlier line of the same caption keeps its number only ("Player 7, your
+    # last words." after "Player 7 (Ann) leaves us.")
+    before = set(named_once)
 
     def put(m: re.Match) -> str:
         seat = marked[int(m.group(1))]
-        if seat in named_once:
-            # named once is enough: "vote for 9 (Bo) when 9 is called", not "… when 9 (Bo) is called"
+        if seat in before:
             return f"{seat}{m.group(2) or ''}"
         named_once.add(seat)
         return f"{seat}{m.group(2) or ''} ({players[seat]})"

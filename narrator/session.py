@@ -36,16 +36,10 @@ def as_journaled(config: Config, header: dict) -> Config:
     each candidate in turn (seed 004 §4.4; its header has no mode.vote_calls) voted on every
     candidate in one window: resumed and reported, it is played as it was — its taps for a later
     candidate are no early fists — unless its config chose `[rules] vote_call` itself."""
-    import tomllib
-
     mode = header.get("mode") if isinstance(header.get("mode"), dict) else {}
-    if mode.get("vote_calls") or "vote_call" not in config.rules:
+    if mode.get("vote_calls") or "vote_call" not in config.rules or config.wrote("rules", "vote_call"):
         return config
-    try:
-        chosen = "vote_call" in tomllib.loads(config.text).get("rules", {})
-    except (tomllib.TOMLDecodeError, AttributeError):
-        chosen = False
-    return config if chosen else replace(config, rules={**config.rules, "vote_call": "together"})
+    return replace(config, rules={**config.rules, "vote_call": "together"})
 
 
 def companion_ran(header: dict, config: Config) -> bool:

@@ -12,9 +12,12 @@ him catching up, and counts. `[rules] vote_call = "together"` keeps one window f
 
 from __future__ import annotations
 
+import pytest
 from conftest import Table
 
-from narrator.flow.effects import Say
+from narrator.flow.effects import Reject, Say
+from narrator.flow.events import Timeout, event_from_dict, event_to_dict
+from narrator.simulate import snapshot
 
 
 def nominated(t: Table, *seats: int) -> list:
@@ -148,6 +151,59 @@ def test_a_club_that_votes_together_has_one_window_for_every_candidate():
     assert t.records("vote_result")[-1]["counts"] == {"7": 1, "5": 9}
 
 
+# ------------------------------------------------------------------ a scorer's table: "Stop." as the time ends
+def held(t: Table) -> list:
+    """The two seconds of the call are over where a scorer types the fists: the live loop tells
+    the game at once (`Timeout(count_waits=True)`), and the count waits for his line."""
+    from narrator.flow.events import Timeout
+
+    batch = t.session.feed(Timeout(count_waits=True))
+    t.effects += batch
+    return batch
+
+
+def test_where_the_scorer_types_the_fists_stop_is_said_as_the_two_seconds_end_and_the_count_waits():
+    """seed 004 §4.4: the fists go down «before host says "Stop"»: the table hears "Stop." when
+    they must be down, not once the scorer has typed them; what he types then was down in time."""
+    t = Table()
+    nominated(t, 7, 5, 6)
+    t.do("tap 1 7")
+    assert heard(t, held(t)) == ["Stop."]
+    assert t.game.window_over() and t.game.vote_choices() == ("seat", [7])
+    t.do("tap 2 7", "tap 3 7")                         # his line: the fists that were down for 7
+    counted = t.do("timeout")                          # his line is in: the count goes on
+    assert heard(t, counted) == ["Who votes for player 5?"], "Stop. was said already"
+    assert not t.game.window_over()
+    assert heard(t, held(t)) == ["Stop."]
+    t.do("tap 4 5", "tap 5 5", "tap 6 5", "tap 7 5", "tap 8 5", "tap 9 5")
+    last = t.do("tap 10 5")                            # every fist is down: the counts, no second Stop.
+    assert heard(t, last)[:3] == ["Player 7: 3 votes.", "Player 5: 7 votes.", "Player 6: 0 votes."]
+
+
+def test_a_call_whose_end_was_said_is_not_ended_again_and_no_other_window_ends_that_way():
+    """Said once: a second end of the same call changes nothing; the yes-or-no question and a speech
+    have no "Stop." to say, and the game refuses such an end there (a damaged journal's)."""
+    t = Table()
+    nominated(t, 7, 5)
+    held(t)
+    before = snapshot(t.game)
+    assert [e.line for e in held(t) if isinstance(e, Reject)] == ["reject_no_timer"]
+    assert snapshot(t.game) == before
+    t2 = Table(vote_call='"together"')
+    nominated(t2, 7, 5)
+    before = snapshot(t2.game)
+    assert [e.line for e in held(t2) if isinstance(e, Reject)] == ["reject_no_timer"]
+    assert snapshot(t2.game) == before
+
+
+def test_the_end_of_a_call_is_journaled_and_read_back():
+    assert event_to_dict(Timeout(count_waits=True)) == {"type": "timeout", "count_waits": True}
+    assert event_to_dict(Timeout()) == {"type": "timeout"}   # every journal before reads as ever
+    assert event_from_dict({"type": "timeout", "count_waits": True}) == Timeout(count_waits=True)
+    with pytest.raises(ValueError, match="count_waits is true or false"):
+        event_from_dict({"type": "timeout", "count_waits": 1})
+
+
 # ------------------------------------------------------------------ at the table: the console
 def test_a_russian_scorer_types_each_calls_fists_and_the_split_is_called_again(tmp_path):
     """`narrator play` on a terminal, no phones: the scorer types the fists of the candidate being
@@ -225,3 +281,78 @@ def test_a_journal_begun_before_the_calls_is_read_as_it_was_played(tmp_path):
     record = read_game(path)
     votes = [e for e in record.entries if e.get("type") == "vote_result"]
     assert votes and votes[0]["counts"] == {"7": 1, "5": 9}
+
+
+def test_a_journal_begun_before_the_calls_whose_club_chose_the_calls_keeps_them(tmp_path):
+    """The same journal of before, its config writing `[rules] vote_call = "each"` itself: the club
+    chose the calls in turn, and the game is read with them — the early tap for 7 is refused."""
+    import json
+
+    from narrator.report.reader import read_game
+
+    config = ('variant = "classic"\nlanguage = "en"\n[rules]\nvote_call = "each"\n'
+              '[dealing]\nmode = "fixed"\nroles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n')
+    events = [{"type": "deal", "roles": {"1": "don", "2": "mafia", "3": "mafia", "4": "sheriff"}}]
+    events += [{"type": "timeout"}] * 3                                         # night zero
+    events += [{"type": "nominate", "seat": 7}, {"type": "end_speech"}, {"type": "nominate", "seat": 5}]
+    events += [{"type": "end_speech"}] * 9
+    events += [{"type": "tap", "seat": 1, "target": 5}, {"type": "tap", "seat": 2, "target": 7}]
+    header = {"journal": 1, "config_path": "club.toml", "config_text": config,
+              "mode": {"voice": "text", "companion": False, "reveal": False}, "started": 1.0}
+    path = tmp_path / "old.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in [header] + [{"t": 2.0, "event": e} for e in events]) + "\n")
+    record = read_game(path)
+    refused = [e for e in record.entries if e.get("type") == "rejected"]
+    assert [(e["event"]["seat"], e["reason"]) for e in refused] == [(1, "reject_not_called_yet")]
+
+
+def test_an_english_scorer_hears_stop_once_at_the_end_of_each_call_and_after_a_crash_mid_count(tmp_path):
+    """`narrator play` on a terminal, no phones: "Stop." comes from the game as each call's two
+    seconds end — once, before the scorer types, never again when the count goes on. A `kill -9`
+    while a count waits, and `narrator resume`: the call is over (the journal says so), so it is not
+    made again and "Stop." is not said again; the count waits for the scorer's line, and goes on."""
+    from test_console_hands import CLASSIC, JOURNAL_ETC, journal_events, plain, resumed_on_a_terminal, typed, until
+    from test_console_hotseat import play_on_a_terminal
+
+    journal = tmp_path / "evening.jsonl"
+    english = CLASSIC.replace('language = "ru"', 'language = "en"').replace("Вика", "Vika")
+    awaited = "time — type the seats that voted, then Enter"
+    seen = bytearray()
+    with play_on_a_terminal(tmp_path, english + JOURNAL_ETC.format(journal=journal), columns=80) as (play, master):
+        until(master, seen, "Player 1, you have one minute.")
+        for speaker in range(1, 11):
+            if speaker <= 3:
+                typed(master, f"nominate {speaker + 4}")
+                until(master, seen, "accepted.", times=speaker)
+            typed(master, "timeout")
+            until(master, seen, f"Thank you, player {speaker}{' (Vika)' if speaker == 3 else ''}.")
+        until(master, seen, "Who votes for player 5?")
+        until(master, seen, "Stop.")                           # the two seconds are over: fists down
+        until(master, seen, awaited)
+        typed(master, "1 2 3")
+        until(master, seen, "votes for player 5: 1, 2, 3 (Vika)")
+        until(master, seen, "Who votes for player 6?")
+        until(master, seen, "Stop.", times=2)
+        until(master, seen, awaited, times=2)
+        assert " ".join(plain(seen).split()).count("Stop.") == 2
+        play.kill()                                            # kill -9 while 6's count waits
+        play.wait()
+    seen = bytearray()
+    with resumed_on_a_terminal(tmp_path, journal) as (play, master):
+        until(master, seen, "The game goes on where it stopped.")
+        until(master, seen, awaited)
+        typed(master, "4 8")
+        until(master, seen, "votes for player 6: 4, 8")
+        until(master, seen, "Who votes for player 7? Every vote not yet cast goes to player 7.")
+        until(master, seen, "Stop.")
+        typed(master, "")                                      # nobody put a fist down for 7
+        until(master, seen, "Player 7: 5 votes.")
+        said = " ".join(plain(seen).split())
+        assert "Who votes for player 6?" not in said, "the call that was over is not made again"
+        assert said.count("Stop.") == 1, "6's Stop. was said before the crash, 7's once"
+        typed(master, "quit")
+        play.wait(timeout=30)
+    events = journal_events(journal)
+    ends = [e for e in events if e["type"] == "timeout"][-6:]
+    # each call: its end as the two seconds ran out, then the count once the scorer's line was in
+    assert ends == [{"type": "timeout", "count_waits": True}, {"type": "timeout"}] * 3

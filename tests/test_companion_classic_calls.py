@@ -17,7 +17,7 @@ HEADINGS = {"en": ("Vote: player 8 (Bo)", "Too late: the votes for player 7 are 
             "ru": ("Голосование: игрок 8 (Bo)", "Поздно: голоса за игрока 7 уже подсчитаны."),
             "de": ("Abstimmung: Spieler 8 (Bo)", "Zu spät: Die Stimmen für Spieler 7 sind schon gezählt."),
             "sv": ("Röstning på spelare 8 (Bo)", "För sent: rösterna på spelare 7 är redan räknade."),
-            "hu": ("Szavazás – jelölt: 8 (Bo)", "Késő: a 7. játékosra leadott szavazatokat már megszámoltam.")}
+            "hu": ("Szavazás: 8. játékos (Bo)", "Késő: a 7. játékosra leadott szavazatokat már megszámoltam.")}
 
 
 async def called(t: Table, *seats: int) -> None:

@@ -101,7 +101,7 @@ def test_a_hungarian_support_vote_is_entered_as_its_yes_row():
             await until(live.hands_waiting, what="the count waiting")
             offer = hub.host_hands()
             assert not offer["several"] and [r["seat"] for r in offer["rows"]] == [None]
-            assert offer["text"].startswith("Lejárt az idő: a számolás a szavazatokra vár.")
+            assert offer["text"].startswith("Lejárt az idő: kik szavaztak igennel?")
             assert await answered(t, Screen(), {"votes": [[None, [4, 5, 6, 7, 8, 9]]]}) is None
             await until(lambda: game.state != "support_vote", what="the support vote's count")
             assert t.recorded("vote_result", "round", "yes") == [("support_vote", 6)]

@@ -244,9 +244,10 @@ def test_a_team_defeat_with_a_name_reads_as_a_sentence_on_the_phones_and_is_spok
     asyncio.run(main())
 
 
-def test_a_seat_named_twice_in_a_line_carries_its_name_once():
+def test_two_seats_in_a_line_each_carry_their_name():
     """Seed 000's hand vote: a hand for a name still to come is refused with "We are voting for player 7
-    now; vote for player 9 when that name is called." — on a phone the name is said the first time only."""
+    now; vote for player 9 when that name is called." — on a phone each seat has its player's name
+    (one seat said twice in a line is named alike both times: tests/test_seat_named_alike.py)."""
     async def main():
         async with classic() as t:
             hub = t.companion.hub

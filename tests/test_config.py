@@ -134,3 +134,20 @@ def test_a_swedish_table_plays_the_sheriff_or_the_freemasons_not_both():
     found = problems(both)                              # both typed: the second line brought the clash
     assert len(found) == 1 and found[0].startswith("club.toml:6: roles.sheriff: sheriff = 1 with freemason = 2")
     assert parse_config('variant = "sverige"\nlanguage = "en"\nseats = 8\n[roles]\nfreemason = 2\n').roles["freemason"] == 2
+
+
+def test_the_config_knows_which_keys_the_club_wrote_and_which_are_the_seeds():
+    """A value the club chose is told apart from the seed's default that happens to equal it: a
+    journal read long after must know what the club asked for (session.as_journaled)."""
+    text = ('variant = "classic"\nlanguage = "en"\ntimers.speech = 45\n'
+            '[rules]\nvote_call = "each"\n[voice]\nrate = 150\n[voice.ru]\nrate = 140\n'
+            '[players]\n1 = "Ann"\n[night]\n')
+    cfg = parse_config(text, "club.toml")
+    assert cfg.explicit == {("variant",), ("language",), ("timers", "speech"), ("rules", "vote_call"),
+                            ("voice", "rate"), ("voice", "ru", "rate"), ("players", "1")}
+    # "each" is the seed's default too: written, it is the club's own choice
+    assert cfg.rules["vote_call"] == "each" and cfg.wrote("rules", "vote_call")
+    assert cfg.wrote("voice", "ru") and cfg.wrote("timers")
+    # an empty table chooses nothing; a default nobody wrote is no choice
+    assert not cfg.wrote("night") and not cfg.wrote("rules", "last_words") and not cfg.wrote("seats")
+    assert default_config().explicit == {("variant",), ("language",)}

@@ -575,7 +575,12 @@ class Hub:
             # classic's host calls one candidate at a time (seed 004 §4.4): the heading names the
             # one being called ("Vote: player 8 (Bo)"), as sverige's names the one voted on
             state += "_call"
-        text = word("state_" + state, seat=self.seat_label(self._subject()))
+        key, subject = "state_" + state, self._subject()
+        if host and self._phone_template("host_" + key):
+            key = "host_" + key
+        # a seat in the heading is named as in a sentence, so a language can number its noun:
+        # «Szavazás: 8. játékos (Bo)», not «8 (Bo). játékos»
+        text = self._seat_words(key, subject) if _is_int(subject) else word(key, seat=self.seat_label(subject))
         speaker = g.floor
         return word("speaking", phase=text, seat=self.seat_label(speaker)) if speaker is not None else text
 

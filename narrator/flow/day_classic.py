@@ -41,6 +41,8 @@ class ClassicGame(BaseGame):
         self.nominated_this_speech: int | None = None
         self.candidates: list[int] = []
         self.calling = 0  # rules.vote_call = "each": the index of the candidate being called
+        # his call's time is over and "Stop." said; its count waits for the scorer's typed fists
+        self.counting = False
         self.votes: dict[int, int] = {}
         self.answers: dict[int, bool] = {}
         self.tied: list[int] = []
@@ -329,6 +331,7 @@ class ClassicGame(BaseGame):
         self.candidates = candidates
         self.votes = {}
         self.calling = 0
+        self.counting = False
         self._record("vote_open", round=round_, candidates=list(candidates))
         if self.rules["vote_call"] == "each":
             if round_ == "revote":
@@ -355,16 +358,32 @@ class ClassicGame(BaseGame):
         player»): nobody is surprised to find his silence counted."""
         seat = self.candidates[self.calling]
         last = self.calling == len(self.candidates) - 1
+        self.counting = False
         self._say("vote_call_last" if last else "vote_call", seat=seat)
         self._timer("vote_each")
 
-    def window_closing_line(self) -> str | None:
-        return "vote_stop" if self.state in ("voting", "revote") and self.rules["vote_call"] == "each" else None
+    def hears_window_end(self) -> bool:
+        return self.each_called() and not self.counting
+
+    def window_over(self) -> bool:
+        return self.each_called() and self.counting
+
+    def window_ends(self) -> None:
+        """seed 004 §4.4: the fists go down «before host says "Stop"»: at a table whose scorer
+        types them, "Stop" is said as the two seconds end, and the count of this call waits for
+        his line — the fists he types now were down in time, and count."""
+        if not self.hears_window_end():
+            raise Refused("reject_no_timer")
+        self.counting = True
+        self._say("vote_stop")
 
     def _close_call(self) -> None:
-        """The called candidate's window is over: "Stop", and the next one is called — or, after
-        the last one, or once every living player has voted, the counts."""
-        self._say("vote_stop")
+        """The called candidate's window is over: "Stop" (unless said as his time ended, while the
+        count waited for the scorer), and the next one is called — or, after the last one, or once
+        every living player has voted, the counts."""
+        if not self.counting:
+            self._say("vote_stop")
+        self.counting = False
         self.calling += 1
         if self.calling < len(self.candidates) and len(self.votes) < len(self.alive):
             return self._call_candidate()

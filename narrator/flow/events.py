@@ -66,6 +66,10 @@ class Timeout:
     # alike, but the game's report must not say the time ran out when the host cut a speech short.
     # Written only when true, so a journal or protocol without it (every one before) reads as ever.
     host: bool = False
+    # the window's time ran out where a scorer types the hands: the game says its end now (classic's
+    # "Stop.", when the fists must be down), and counts at the plain Timeout his line brings. Kept
+    # in the journal, so a game resumed while the count waits knows the call is over
+    count_waits: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +97,7 @@ def event_to_dict(event: Event) -> dict:
     d = {"type": _NAMES[type(event)]}
     for k in event.__slots__:
         v = getattr(event, k)
-        if v is None or (k in ("cards", "host") and not v):
+        if v is None or (k in ("cards", "host", "count_waits") and not v):
             continue
         if k in ("roles", "extras"):
             if not v and k == "extras":
@@ -125,7 +129,7 @@ def event_from_dict(d: dict) -> Event:
             raise ValueError("deal: cards is true or false")
         return Deal(roles, extras, cards)
     for k, v in d.items():
-        if k in ("answer", "host"):
+        if k in ("answer", "host", "count_waits"):
             if not isinstance(v, bool):
                 raise ValueError(f"{name}: {k} is true or false, not {v!r}")
         elif not _is_int(v):

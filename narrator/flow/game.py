@@ -285,11 +285,20 @@ class BaseGame:
         """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
         return None
 
-    def window_closing_line(self) -> str | None:
-        """The line the host says the moment the open window's time is over, before anything in
-        it is counted (classic's "Stop."): an adapter that keeps the count waiting for a scorer's
-        typed hands says it then, so the table hears the fists must be down when they must."""
-        return None
+    def hears_window_end(self) -> bool:
+        """Whether the open window's end is news the table hears before anything in it is counted
+        (classic's "Stop."): an adapter that keeps the count waiting for a scorer's typed hands
+        sends `Timeout(count_waits=True)` the moment the time is over, so the table hears the fists
+        must be down when they must, and the game knows the call is over while it waits."""
+        return False
+
+    def window_over(self) -> bool:
+        """Whether the open window's end was heard (`hears_window_end`) and its count waits."""
+        return False
+
+    def window_ends(self) -> None:
+        """The open window's time is over, its count waits (`Timeout(count_waits=True)`)."""
+        raise Refused("reject_no_timer")
 
     def ballot_cast(self) -> dict[int, tuple[int | None, bool | None]]:
         """The votes cast so far on the open vote: voter -> (target, answer). An adapter that
@@ -329,7 +338,7 @@ class BaseGame:
                 return self._kamikaze_tap(ev)
             return self.day_tap(ev)
         if t is Timeout:
-            return self._on_timeout()
+            return self.window_ends() if ev.count_waits else self._on_timeout()
         if t is EndSpeech:
             if self.state == "last_words":
                 self._check_speaker(ev.by)
