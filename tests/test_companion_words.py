@@ -147,7 +147,8 @@ def test_the_host_screen_waits_in_its_own_buttons_words_not_the_consoles(lang):
     assert set(waits) == {"host_awaiting_speech", "host_awaiting_votes", "host_awaiting_night_step",
                           "host_awaiting_identify", "host_awaiting_timeout", "host_awaiting_discussion",
                           "host_awaiting_extension", "host_awaiting_hands", "host_awaiting_hands_yes",
-                          "host_awaiting_hands_several"}
+                          "host_awaiting_hands_several", "host_awaiting_hands_pointing",
+                          "host_awaiting_hands_decider"}
     assert not {k: v for k, v in waits.items() if CONSOLE_WORDS.search(v)}
     assert phone["host_end_speech"] in waits["host_awaiting_speech"]  # the button the host can press
     # a discussion nobody holds the floor in (seed 003, seed 001's debate) ends with its own button

@@ -18,6 +18,7 @@ keeps one rule above all: at night, what a phone receives must not depend on the
 from __future__ import annotations
 
 import asyncio
+import copy
 import ipaddress
 import json
 import logging
@@ -52,7 +53,7 @@ REFUSAL_WORDS = {
     "malformed": "not_understood", "not an object": "not_understood", "unknown message": "not_understood",
     "replayed": "replayed", "flood": "flood", "bad hello": "link", "unknown token": "link",
     "link already used": "link_used", "no hello": "no_hello", "host locked": "host_locked",
-    "wrong host PIN": "host_pin",
+    "wrong host PIN": "host_pin", "host count refused": "host_count",
 }
 LOG_EVERY = 5.0  # seconds: refusals are logged one line per seat at most this often
 CLOSE_TAKEN = 4409  # the phone's page says: this seat is taken on another phone, ask the host
@@ -783,57 +784,120 @@ class Hub:
         """The hands the host may record now: where the phones do not vote and the hand call's time
         is over, its count waiting for the scorer's line (LiveSession.hands_waiting). A table whose
         terminal nobody watches is not stuck: the host taps the seats that raised a hand, then
-        Confirm (or Nobody). One name or one yes at a time; where several are voted on together
-        the console's "7: 3 5 8" lines are the way, and the screen says the count waits for them."""
+        Confirm (or Nobody). One row of seats per candidate voted on: one for the name called (or
+        the yes), one for each where several are voted on in one window (classic's `together`,
+        grundregeln's pointing and votes) — there each seat votes once (seed 004 §4.4 «Each player
+        can only cast their vote for only one player», seed 003 «zeigt jeder Spieler … auf einen
+        Mitspieler»), so the page lets a seat stand in one row only. The rows hold the votes the
+        game has already (`cast`: a `tap` or a `7: 3 5` line typed at the console), fixed."""
         live, g = self.live, self.game
         waiting = getattr(live, "hands_waiting", lambda: False)
         if self.votes_on_phones or live.paused or not waiting():
             return None
         kind, candidates = g.vote_choices()
-        if kind == "seat" and len(candidates) != 1:
-            return {"call": live.hand_call(), "epoch": self.epoch, "text": self.word("host_hands_awaited_several"), "seats": []}
-        if kind == "seat":
-            text = self._seat_words("host_hands_awaited", candidates[0])
+        voters = [s for s in self._called_voters() if _is_int(s)]
+        cast = g.ballot_cast()
+        several = kind == "seat" and len(candidates) > 1
+        if several:
+            text = self.word("host_hands_awaited_pointing" if g.state == "pointing" else "host_hands_awaited_several")
+            if g.state == "tie_break" and voters:
+                # seed 003: the last dead decides alone — his seat under the player he names
+                text = self._seat_words("host_hands_awaited_decider", voters[0])
+            row_words = "host_hands_row_point" if g.state == "pointing" else "host_hands_row"
+            rows = [{"seat": c, "text": self._seat_words(row_words, c),
+                     "cast": [v for v, (t, _) in cast.items() if t == c]} for c in candidates]
         else:
-            text = self.word("host_hands_awaited_yes")
-        return {"call": live.hand_call(), "epoch": self.epoch, "text": text,
-                "seats": [s for s in self._called_voters() if _is_int(s)],
-                "labels": {str(s): self.seat_label(s) for s in self._called_voters() if _is_int(s)}}
+            target = candidates[0] if kind == "seat" else None
+            text = self._seat_words("host_hands_awaited", target) if kind == "seat" else self.word("host_hands_awaited_yes")
+            rows = [{"seat": target, "text": None,
+                     "cast": [v for v, (t, yes) in cast.items() if (t == target if kind == "seat" else yes)]}]
+        shown = {*voters, *candidates, *(v for r in rows for v in r["cast"])}
+        return {"call": live.hand_call(), "epoch": self.epoch, "text": text, "several": several,
+                "seats": voters, "rows": rows,
+                # a seat's own row in the pointing (seed 003: one points at a fellow player)
+                "barred": {str(v): self._barred(v, "seat", candidates) for v in voters if self._barred(v, "seat", candidates)},
+                "labels": {str(s): self.seat_label(s) for s in sorted(shown)}}
 
     def _host_hands(self, conn: Conn, msg: dict) -> None:
-        """The hands the host recorded: taken as the console's line is (hands_typed), each hand an
-        ordinary `tap` in the journal, then the count — once, whichever side gave the line first;
-        the other's comes too late and is told so."""
-        call, seats = msg.get("call"), msg.get("seats")
+        """The hands the host recorded: the whole count of the call, taken as the console's lines
+        are (hands_typed) — each hand an ordinary `tap` the game checks and journals, then the
+        count, once, whichever side gave it first; the other's comes too late and is told so.
+        `votes`: [[candidate, [voters]], …] (one row per candidate; the yes row's candidate is
+        null), or `seats`: the voters of the one name called (or the yes). A seat in two rows, or a
+        row that is no candidate's, is no entry of this count. Each hand is the game's to judge, as
+        a hand of the console's line is — a seat that voted meanwhile at the console, one beyond
+        the table, one pointing at himself — but where the console counts the rest of its line,
+        the host's entry is taken whole or not at all: the game's reason is shown on his screen
+        ("Nothing recorded: Player 4 has already voted."), and nothing is journaled."""
+        call = msg.get("call")
 
-        def why_not() -> str | None:
+        def entry(offer: dict) -> list[tuple[int | None, list[int]]] | None:
+            """The entry as (candidate, voters) rows; None when it is not one this offer takes."""
+            rows = {r["seat"]: r for r in offer["rows"]}
+            if "votes" in msg:
+                votes = msg.get("votes")
+                if not isinstance(votes, list) or not all(isinstance(v, list) and len(v) == 2 for v in votes):
+                    return None
+                pairs = [(t, seats) for t, seats in votes]
+            else:
+                pairs = [(offer["rows"][0]["seat"], msg.get("seats"))] if len(rows) == 1 else [(None, None)]
+            given: list[int] = []
+            for target, seats in pairs:
+                if not (target is None or _is_int(target)) or target not in rows or not isinstance(seats, list) \
+                        or not all(_is_int(s) for s in seats):
+                    return None
+                given += seats
+            if len(set(t for t, _ in pairs)) != len(pairs) or len(set(given)) != len(given):
+                return None  # a seat votes once, a candidate has one row
+            return pairs
+
+        def why_not() -> tuple[str, list | None]:
+            """(the refusal's [phone] key, or "" with the entry's rows)."""
             offer = self.host_hands()
             if offer is None or not offer["seats"] or call != offer["call"]:
-                return "host_hands_not_now"
-            if not isinstance(seats, list) or not all(_is_int(x) and x in offer["seats"] for x in seats) \
-                    or len(set(seats)) != len(seats):
-                return "host_hands_not_understood"
-            return None
+                return "host_hands_not_now", None
+            pairs = entry(offer)
+            if pairs is None:
+                return "host_hands_not_understood", None
+            return "", pairs
+
+        def tap(target, voter) -> Tap:
+            return Tap(voter, target) if target is not None else Tap(voter, answer=True)
 
         def in_turn() -> None:
-            why = why_not()
-            if why is not None:
+            why, pairs = why_not()
+            if why:
                 return self._host_hands_refused(conn, why)
-            kind, candidates = self.game.vote_choices()
-            for voter in seats:
-                if self.live.hand_call() != call:
-                    break  # every vote is spent and the count said: the rest is no hand of the next call
-                self.live.apply_typed(Tap(voter, candidates[0]) if kind == "seat" else Tap(voter, answer=True))
+            # the game's own checks, every hand of the entry in turn on a copy of the game: the
+            # whole entry or nothing, and the reason the console would print for that hand
+            trial = copy.deepcopy(self.game)
+            for target, voters in pairs:
+                for voter in voters:
+                    refused = next((e for e in trial.apply(tap(target, voter)) if isinstance(e, Reject)), None)
+                    if refused is not None:
+                        return self._host_hands_refused(conn, "host_hands_refused", refused)
+            for target, voters in pairs:
+                for voter in voters:
+                    if self.live.hand_call() != call:
+                        break  # every vote is spent and the count said: the rest is no hand of the next call
+                    self.live.apply_typed(tap(target, voter))
             self.live.hands_entered(call)
 
-        why = why_not()
-        if why is not None:
+        why, _ = why_not()
+        if why:
             return self._host_hands_refused(conn, why)
         self.live.submit_control(in_turn)
 
-    def _host_hands_refused(self, conn: Conn, key: str) -> None:
-        self.refuse(f"host hands: {key}", None)
-        conn.send(json.dumps({"t": "refused", "text": self.word(key)}, ensure_ascii=False))
+    def _host_hands_refused(self, conn: Conn, key: str, refused: Reject | None = None) -> None:
+        # the scorer at the terminal reads that the host's count was refused, not "a button that does not apply"
+        self.refuse("host count refused" if refused else f"host hands: {key}", None)
+        if refused is None:
+            text = self.word(key)
+        else:
+            # the game's reason, worded and named as the console prints it ("Player 3 (Cleo) has already voted.")
+            reason = self.named(refused.line, refused.args, self.live.voice.render(refused.line, refused.args))
+            text = self.word(key, reason=reason)
+        conn.send(json.dumps({"t": "refused", "text": text}, ensure_ascii=False))
 
     def hands_awaited(self) -> None:
         """The hand call's time is over and its count waits for the scorer's line: the host screens
@@ -926,7 +990,9 @@ class Hub:
             return None
         kind, candidates = self.game.vote_choices()
         if kind == "seat" and len(candidates) != 1:
-            key, args = "host_awaiting_hands_several", {}
+            key, args = "host_awaiting_hands_pointing" if self.game.state == "pointing" else "host_awaiting_hands_several", {}
+            if self.game.state == "tie_break":
+                key, args = "host_awaiting_hands_decider", {"seat": self.game.decider}
         elif kind == "seat":
             key, args = "host_awaiting_hands", {"seat": candidates[0]}
         else:
