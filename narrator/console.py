@@ -351,6 +351,10 @@ class ConsoleOutput:
         """The hand call's time is over, and the scorer has not typed its hands yet."""
         choices = self.live.game.vote_choices()
         several = choices is not None and choices[0] == "seat" and len(choices[1]) > 1
+        if choices is not None and choices[0] == "seat" and len(choices[1]) == 1:
+            # the scorer reads whose hands these are here too: after a resume, or a long call,
+            # the name heard last may not be the one being counted
+            return note(self.console, words(self.live, "hands_awaited_for", seat=choices[1][0]))
         note(self.console, words(self.live, "hands_awaited_several" if several else "hands_awaited"))
 
 

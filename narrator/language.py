@@ -184,6 +184,13 @@ class Voice:
         # [speech] said_numbers: a number the speech engine misreads as a digit, in the words it
         # reads right (espeak-ng 1.51 says Russian "7" as «сейм» and "1" as «ойдин»)
         self.said_numbers: dict[str, str] = {str(k): v for k, v in self.speech.get("said_numbers", {}).items()}
+        # [speech] said_feminine: the engine says a number in one gender only («один», «два»); before
+        # a noun of another gender (feminine_after: «рука», «минута», «ночь») the last word agrees:
+        # «одна рука», «две минуты», «двадцать одна секунда»
+        self.said_feminine: dict[int, str] = {int(k): v for k, v in self.speech.get("said_feminine", {}).items()}
+        after = self.speech.get("feminine_after", [])
+        self._feminine = (re.compile(r"(?<![\w.,:])(\d+) (?=(?:" + "|".join(map(re.escape, after)) + r"))")
+                          if after and self.said_feminine else None)
         # what the phone and host pages show: plain templates with {placeholders}, no plurals
         self.phone: dict[str, str] = data.get("phone", {})
         # what the console prints for whoever types at it (never spoken): the notes on a typed
@@ -217,9 +224,20 @@ class Voice:
         if spoken:
             template = self.spoken.get(line, template)
         text = self.fill(template, args, capital=not inside)
+        if spoken and self._feminine is not None:
+            text = self._feminine.sub(self._agreeing, text)
         if spoken and self.said_numbers:
             text = _WHOLE_NUMBER.sub(lambda m: self.said_numbers.get(m[0], m[0]), text)
         return text
+
+    def _agreeing(self, m: re.Match) -> str:
+        """A number before a feminine noun, its last word agreeing (21 → "20 одна"; 11 and 12 have
+        no separate last word and are left to the engine)."""
+        n = int(m[1])
+        last = n % 10
+        if n % 100 in (11, 12) or last not in self.said_feminine:
+            return m[0]
+        return (f"{n - last} " if n - last else "") + self.said_feminine[last] + " "
 
     def console_text(self, name: str, args: dict | None = None) -> str:
         """A [console] line of this language; text from people in `args` is put in as it is."""

@@ -232,7 +232,7 @@ def test_a_russian_scorer_types_each_calls_fists_and_the_split_is_called_again(t
         # must be down (seed 004 §4.4 «before host says "Stop" or "Thank you"»), not once he has typed
         until(master, seen, "Спасибо.", times=2)               # 5's call and 6's
         # a fist on the table is a vote, not a raised hand: the wait says so in the club's words
-        until(master, seen, "время — наберите места, которые проголосовали, и Enter")
+        until(master, seen, "время для игрока 6 вышло — наберите места, которые проголосовали, и Enter")
         typed(master, "4 8")
         until(master, seen, "голоса за игрока 6: 4, 8")
         until(master, seen, "Кто за игрока 7? Все, кто ещё не проголосовал, голосуют за игрока 7.")
@@ -316,7 +316,7 @@ def test_an_english_scorer_hears_stop_once_at_the_end_of_each_call_and_after_a_c
 
     journal = tmp_path / "evening.jsonl"
     english = CLASSIC.replace('language = "ru"', 'language = "en"').replace("Вика", "Vika")
-    awaited = "time — type the seats that voted, then Enter"
+    awaited = "— type the seats that voted, then Enter"  # "time for player 5 — …"
     seen = bytearray()
     with play_on_a_terminal(tmp_path, english + JOURNAL_ETC.format(journal=journal), columns=80) as (play, master):
         until(master, seen, "Player 1, you have one minute.")

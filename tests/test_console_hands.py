@@ -103,7 +103,7 @@ def test_a_swedish_scorer_types_each_names_hands_in_one_line_and_the_count_waits
         swedish_day_to_the_first_call(master, seen, before_speeches=(
             ("help", "handuppräckning: platserna som räckte upp handen och Enter — 3 5 8"),))
         # the window is over and nothing was typed: the table waits for the scorer, not the reverse
-        until(master, seen, "tiden är ute — skriv platserna som räckte upp handen och tryck Enter (bara Enter: ingen)")
+        until(master, seen, "tiden är ute för spelare 4 — skriv platserna som räckte upp handen och tryck Enter (bara Enter: ingen)")
         assert "Spelare 4: " not in plain(seen)
         typed(master, "status")
         until(master, seen, "rösterna räknas när protokollförarens rad är inne")
@@ -253,7 +253,7 @@ def test_phones_at_the_table_but_votes_by_hand_the_count_waits_through_a_pause_a
         until(master, seen, "Välkomna till Maffia")
         typed(master, "start")  # nobody tapped Ready: the host starts night zero
         swedish_day_to_the_first_call(master, seen)
-        awaited = "tiden är ute — skriv platserna som räckte upp handen och tryck Enter"
+        awaited = "— skriv platserna som räckte upp handen och tryck Enter"  # «tiden är ute för spelare 4 — …»
         until(master, seen, awaited)
         typed(master, "pause")
         until(master, seen, "Spelet är pausat.")

@@ -41,3 +41,16 @@ def test_a_language_whose_digits_are_read_right_hears_the_written_line(lang):
     voice = load_voice(lang)
     for seat in range(1, 11):
         assert voice.render("vote_call_last", {"seat": seat}, spoken=True) == voice.render("vote_call_last", {"seat": seat})
+
+
+def test_a_russian_count_of_hands_minutes_or_nights_agrees_with_its_feminine_noun():
+    # the engine says «один», «два» whatever follows: «один рука», «два минуты» is not Russian
+    ru = load_voice("ru")
+    assert ru.render("accusation_count", {"n": 1}, spoken=True) == "За обвинение одна рука."
+    assert ru.render("execution_count", {"n": 2}, spoken=True) == "За казнь две руки."
+    assert ru.render("accusation_count", {"n": 21}, spoken=True) == "За обвинение 20 одна рука."
+    assert ru.render("accusation_count", {"n": 11}, spoken=True) == "За обвинение 11 рук."
+    assert ru.render("draw", {"n": 2}, spoken=True) == "2 дня и две ночи подряд никто не покинул игру. Ничья."
+    # a masculine noun keeps the engine's own word, and the screen keeps the digit
+    assert ru.render("vote_count", {"seat": 3, "n": 1}, spoken=True) == "Игрок 3: один голос."
+    assert ru.render("accusation_count", {"n": 1}) == "За обвинение 1 рука."
