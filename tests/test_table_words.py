@@ -225,9 +225,10 @@ def test_a_day_opener_the_rules_do_not_know_is_named_with_file_line_and_key():
     assert parse_config('variant = "classic"\nlanguage = "en"\n').rules["day_opener"] == "day_number"
 
 
-def test_the_phones_name_the_seat_and_every_nominator_left_once():
+def test_the_phones_name_the_seat_alike_both_times_and_every_nominator_left():
     """On a phone the narrator's caption carries the players' names (README, Names): the seat that
-    stays nominated is named the first time, and the nominators still holding it are named too."""
+    stays nominated is named the same way both times the line says it, and the nominators still
+    holding it are named too."""
     import asyncio
 
     from test_companion_names_everywhere import classic
@@ -241,5 +242,5 @@ def test_the_phones_name_the_seat_and_every_nominator_left_once():
 
     line, voted = asyncio.run(main())
     assert line == ("Player 1 (<b>Ann</b>) withdraws the nomination of player 7 (Åsa-Maria Lindqvist-Bergström); "
-                    "player 7 stays nominated by player 9 (Zsófi)."), line
+                    "player 7 (Åsa-Maria Lindqvist-Bergström) stays nominated by player 9 (Zsófi)."), line
     assert voted == "Player 9 (Zsófi) has already voted today, for player 7 (Åsa-Maria Lindqvist-Bergström).", voted
