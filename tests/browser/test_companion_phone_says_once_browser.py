@@ -79,13 +79,13 @@ VOTES = {
     "classic": (("en", '1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff"'), classic_vote,
                 "You voted for player 7 (Grace).", "You voted for player 7 (Grace). The host recorded it for you."),
     "sverige": (("sv", '1 = "mafia", 2 = "mafia", 3 = "doctor", 4 = "sheriff"'), swedish_hands,
-                "Du röstade på spelare 7 (Grace).", "Du röstade på spelare 7 (Grace). Spelledaren registrerade den åt dig."),
+                "Du röstade på spelare 7 (Grace).", "Du röstade på spelare 7 (Grace). Spelledaren registrerade din röst."),
     "hungariq": (("hu", '1 = "protected_mafia", 2 = "mafia", 3 = "mafia", 4 = "inspector"'), hungarian_support,
                  "Nem támogattad a vádat. Vádlott: 7 (Grace).",
-                 "Támogattad a vádat. Vádlott: 7 (Grace). A játékvezető rögzítette helyetted."),
+                 "Támogattad a vádat. Vádlott: 7 (Grace). A szavazatodat a játékvezető rögzítette."),
     "grundregeln": (("de", '1 = "mafia", 2 = "mafia", 3 = "mafia"'), german_pointing,
                     "Du hast auf Spieler 7 (Grace) gezeigt.",
-                    "Du hast auf Spieler 8 gezeigt. Die Spielleitung hat sie für dich eingetragen."),
+                    "Du hast auf Spieler 8 gezeigt. Die Spielleitung hat deine Stimme eingetragen."),
 }
 
 
