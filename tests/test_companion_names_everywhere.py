@@ -207,7 +207,9 @@ def test_odd_input_gets_a_clear_answer_and_changes_nothing():
             await again.join()
             await until(lambda: any(f["t"] == "note" for _, f, _ in again.frames))
             note = next(f for _, f, _ in again.frames if f["t"] == "note")
-            assert note["text"] == "Your vote: " + hub.seat_label(7) and note["chosen"] == "7"
+            # his vote is said once, in the line above the table, its button marked
+            assert note["text"] == "" and note["chosen"] == "7"
+            assert again.screen["voted"] == "You voted for player " + hub.seat_label(7) + "."
             await again.close()
 
     asyncio.run(main())

@@ -51,16 +51,18 @@ def test_a_swedish_voter_reads_on_whom_his_one_vote_went_under_every_later_name_
             assert (await ps[1].tap(7))["ok"]
             t.live.submit_event(Tap(2, None, True))  # the host typed the hand he saw: "tap 2 ja"
             await until(lambda: own(ps, 1) and own(ps, 2))
-            assert own(ps, 1) == own(ps, 2) == "Du röstade på spelare 7 (Ann)."
-            # the raised hand the host typed is a vote for the name called: his phone marks it
+            assert own(ps, 1) == "Du röstade på spelare 7 (Ann)."
+            assert own(ps, 2) == "Du röstade på spelare 7 (Ann). Spelledaren registrerade din röst."
+            # the raised hand the host typed is a vote for the name called: his phone marks it, and
+            # says it once, in the line above (the answer box is empty, not the same news again)
             note = [f for _, f, _ in ps[2].frames if f["t"] == "note"][-1]
-            assert (note["text"], note["chosen"]) == ("Spelledaren registrerade din röst: 7 (Ann)", "7")
+            assert (note["text"], note["chosen"]) == ("", "7")
             assert all(own(ps, s) is None for s in range(3, 11)), "a vote is shown on its voter's phone alone"
             t.live.fire()  # 7 counted, 8 called
             await until(lambda: ps[1].screen["choices"] == [] and ps[4].screen["choices"] == [8])
             # no button for 8 (seed 000: one vote a day), and the line says where his vote went
             for seat in (1, 2):
-                assert ps[seat].screen["ask"] is None and own(ps, seat) == "Du röstade på spelare 7 (Ann)."
+                assert ps[seat].screen["ask"] is None and own(ps, seat).startswith("Du röstade på spelare 7 (Ann).")
             assert own(ps, 4) is None and ps[4].screen["ask"] == "seat"
             screen = await reloaded(t, ps, 1)
             assert screen["voted"] == "Du röstade på spelare 7 (Ann).", "after a reload, the same line"
@@ -131,8 +133,8 @@ def test_hungarian_yes_and_no_are_read_as_the_vote_they_answered():
             t.live.submit_event(Tap(6, None, False))  # the host recorded seat 6's no
             await until(lambda: own(ps, 5) and own(ps, 6))
             assert own(ps, 5) == "A kivégzés mellett szavaztál. Vádlott: 7 (Ann)."
-            assert own(ps, 6) == "A kivégzés ellen szavaztál. Vádlott: 7 (Ann)."
-            assert (await reloaded(t, ps, 6))["voted"] == "A kivégzés ellen szavaztál. Vádlott: 7 (Ann)."
+            assert own(ps, 6) == "A kivégzés ellen szavaztál. Vádlott: 7 (Ann). A szavazatodat a játékvezető rögzítette."
+            assert (await reloaded(t, ps, 6))["voted"] == "A kivégzés ellen szavaztál. Vádlott: 7 (Ann). A szavazatodat a játékvezető rögzítette."
             assert own(ps, 1) is None
 
     asyncio.run(main())

@@ -244,6 +244,9 @@ class Hub:
         # the line on his own phone that names it. A resumed game's votes come from its replay
         self._given: dict[int, tuple[str, int | None, bool | None]] = {}
         self._own_due: set[int] = set()  # seats whose own screen changed (his vote is in): sent alone
+        # the seats whose vote in the vote that runs the host recorded (his screen, the console): the
+        # line that names the vote on the voter's phone says so too, it is the only place it is said
+        self._given_by_host: set[int] = set()
         for entry in getattr(live, "replayed_records", ()):
             self._note_vote(entry)
         self._caption_before: str | None = None
@@ -368,7 +371,19 @@ class Hub:
             # each seat as the page lists it ("7 (Ann)"), worded here for every page alike
             "labels": self.labels(),
             "report_url": REPORT_URL if g.state == "over" else None,
+            # at the end, the reader's own role said plainly: nobody needs it hidden from a
+            # neighbour any more (every role is listed under it, as the narrator announced them)
+            "own_role": self.word("over_your_role", role=self.listed_role(view["roles"][seat]))
+            if g.state == "over" and seat in view.get("roles", {}) else None,
+            # the count waits for the scorer (hands by day, typed at the console or on the host
+            # screen): public, the same on every phone, so nobody stares at a stopped table
+            "entering": self.word("votes_being_entered") if self._votes_being_entered() else None,
         }
+
+    def _votes_being_entered(self) -> bool:
+        """The hand call's time is over and its count waits for the votes to be entered."""
+        waiting = getattr(self.live, "hands_waiting", lambda: False)
+        return not self.votes_on_phones and not self.live.paused and waiting()
 
     def names(self) -> dict[str, str]:
         return {str(s): n for s, n in sorted(self.config.players.items())}
@@ -470,10 +485,11 @@ class Hub:
         if given is None or seat in self._called_voters():
             return None
         kind, target, answer = given
+        by_host = " " + self.word("voted_by_host") if seat in self._given_by_host else ""
         if target is not None:
-            return self.word("voted_pointing" if kind == "pointing" else "voted_for", seat=self.seat_label(target))
+            return self.word("voted_pointing" if kind == "pointing" else "voted_for", seat=self.seat_label(target)) + by_host
         key = {"support_vote": "voted_support_", "execution_vote": "voted_execution_", "all_leave": "voted_all_leave_"}
-        return self.word(key.get(kind, "voted_") + ("yes" if answer else "no"), seat=self.seat_label(self._subject()))
+        return self.word(key.get(kind, "voted_") + ("yes" if answer else "no"), seat=self.seat_label(self._subject())) + by_host
 
     def _note_vote(self, entry: dict) -> bool:
         """Keep each seat's vote as the core recorded it; a new round or a new phase forgets them
@@ -481,6 +497,7 @@ class Hub:
         kind = entry.get("type")
         if kind in ("vote_open", "phase"):
             self._given.clear()
+            self._given_by_host.clear()
         elif kind == "vote" and _is_int(entry.get("voter")):
             target = entry.get("seat") if _is_int(entry.get("seat")) else None
             answer = {"yes": True, "no": False}.get(entry.get("answer"))
@@ -903,6 +920,7 @@ class Hub:
         """The hand call's time is over and its count waits for the scorer's line: the host screens
         say so, and offer the hands."""
         self._hosts_due = True
+        self._dirty = True  # the phones too: "The host is entering the votes."
         self._schedule_flush()
 
     def _host_vote(self, conn: Conn, msg: dict) -> None:
@@ -1212,6 +1230,7 @@ class Hub:
                 # a day vote, whoever typed or tapped it, on the screen it was made on
                 self._voted[seat] = self.epoch
                 self._cast[seat] = (self.epoch, self._hand(ev.get("target"), ev.get("answer")), "phone" if mine else "host")
+                (self._given_by_host.discard if mine else self._given_by_host.add)(seat)
                 # the host's "waiting for" loses that voter now, not at the next screen (a day vote
                 # is public; a night tap never sends the host screen anything: its timing is secret)
                 self._hosts_due = True
@@ -1270,7 +1289,10 @@ class Hub:
         text = self.vote_words((target, answer), False)
         self._standing[seat] = (self.epoch, text, (target, answer))
         self._chosen[seat] = (self.epoch, _choice(target, answer))
-        self._send(seat, {"t": "note", "ok": True, "text": text, "epoch": self.epoch, "chosen": _choice(target, answer)})
+        # a living voter's badge names it as soon as the vote is recorded ("You voted for player 6."):
+        # the note marks his button and says nothing twice (a dead decider has no badge: his words stay)
+        shown = "" if seat in self.game.alive else text
+        self._send(seat, {"t": "note", "ok": True, "text": shown, "epoch": self.epoch, "chosen": _choice(target, answer)})
 
     def _hand(self, target, answer) -> tuple:
         """A vote as the ballot counts it: a "yes" on a ballot of one name (a Swedish hand typed at
@@ -1393,8 +1415,10 @@ class Hub:
             # comes back with its marked button: a phone that reloads after voting reads that its
             # vote is in, not an open ballot (votes are public: nothing to hide by day)
             standing = self._standing.get(seat)
-            note = {"t": "note", "ok": True, "text": standing[1] if standing and standing[0] == self.epoch else "",
-                    "epoch": self.epoch}
+            text = standing[1] if standing and standing[0] == self.epoch else ""
+            if self.vote_given(seat) is not None:
+                text = ""  # his vote is in the badge above the table, said once
+            note = {"t": "note", "ok": True, "text": text, "epoch": self.epoch}
         elif note is None or note.get("epoch") != self.epoch:
             note = {"t": "note", "ok": True, "text": "", "epoch": self.epoch}
         chosen = self._chosen.get(seat)
@@ -1647,7 +1671,7 @@ class Hub:
                 if standing is not None and standing[0] == self.epoch and standing[2] == (target, answer):
                     # a double tap on the vote that is in: answered as the first was (a voter must
                     # see that his vote counts, not "already voted"), and the core never hears it
-                    future.set_result([(True, standing[1])])
+                    future.set_result([(True, standing[1] or self.vote_words(standing[2], True))])
                 else:
                     sent = self._submit(Tap(seat, target, answer), future)
         elif seat not in self.game.alive and self.game.state not in ("setup", "over"):
@@ -1683,7 +1707,11 @@ class Hub:
                 ok, text = True, self.vote_words(cast[1], True)
         standing = self._standing.get(seat)
         kept = night or vote or extension
-        if kept and answers and not ok and not by_host and standing is not None and standing[0] == self.epoch:
+        # his vote that counts is said once, in the line above the table ("You voted for player 7
+        # (Grace).", `voted`): the answer box under the ballot repeated it ("Your vote: 7 (Grace)").
+        # It keeps what only it can say: a refusal, or that the host's vote for him is the one counted
+        badge = vote and self.vote_given(seat) is not None
+        if kept and answers and not ok and not by_host and standing is not None and standing[0] == self.epoch and not badge:
             # a refused re-tap (a second check, a change the rules forbid, a second vote) never hides
             # the answer that still stands: the check result, the choice or the vote stays on
             # screen, the refusal after it
@@ -1691,6 +1719,8 @@ class Hub:
         # the screen this tap was made on: a page drops an answer for any other screen. A request
         # for the time extension is answered on the screen it led to, which every phone has by now
         shown = self.epoch if extension else epoch if _is_int(epoch) else self.epoch
+        if badge and ok:
+            text = ""  # the badge says it
         frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": shown, "chosen": chosen}
         # with or without a line of its own (a vote taken, a tap at night the core never heard: their
         # "vote is in" / "tap is in"), the answer stands, and comes back after a reload like a checker's

@@ -14,6 +14,8 @@ import logging
 import os
 import socket
 import sys
+import time
+import traceback
 from pathlib import Path
 
 import uvicorn
@@ -95,7 +97,7 @@ def build_app(hub: Hub) -> Starlette:
                 try:
                     await hub.message(conn, msg)
                 except Exception:  # bad input never takes the server down
-                    log.exception("%s", hub.said("companion_message_failed"))
+                    _message_failed(hub)
         except asyncio.TimeoutError:
             hub.refuse("no hello", None)
         finally:
@@ -115,6 +117,34 @@ def build_app(hub: Hub) -> Starlette:
 
 
 _GONE = object()
+
+
+def developer_log(live) -> Path | None:
+    """The file beside the game's journal where the companion puts what only a developer reads
+    (a traceback): `<journal>.log`, readable by your user only. None without a journal."""
+    path = getattr(getattr(live, "journal", None), "path", None)
+    return Path(str(path) + ".log") if path is not None else None
+
+
+def _message_failed(hub: Hub) -> None:
+    """A phone's or host screen's message that failed inside the server. The table's console gets
+    one line in its language and where the details are; the traceback, English and long, goes to
+    the developer's log beside the journal, never under that line on the table's screen (and to the
+    `narrator.companion` logger at debug level, for a test or a developer who turns it on)."""
+    detail = traceback.format_exc()
+    log.debug("companion message failed", exc_info=True)
+    path = developer_log(hub.live)
+    if path is not None:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as f:
+                f.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} companion: a message failed\n{detail}\n")
+        except OSError:
+            path = None
+    if path is None:
+        log.warning("%s", hub.said("companion_message_failed"))
+    else:
+        log.warning("%s", hub.said("companion_message_failed_logged", path=str(path)))
 
 
 async def _receive(websocket: WebSocket):

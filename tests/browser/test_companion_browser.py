@@ -110,7 +110,7 @@ def test_ten_phones_play_a_night_and_a_day_in_chromium():
         votes += await asyncio.gather(*(tap(p, 8) for s, p in pages.items() if s > 6))
         # the last votes close the ballot: their answer may arrive on the next screen, where the page
         # drops it (it belongs to the closed ballot) and holds no earlier answer in its DOM either
-        assert set(votes) <= {"Your vote: 7", "Your vote: 8", None}, votes
+        assert set(votes) <= {"", None}, votes  # each said once, in the line above the table
         await until(lambda: game.state == "last_words")
         assert 7 not in game.alive
         await host_do(host, "end_speech")

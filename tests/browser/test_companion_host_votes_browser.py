@@ -187,8 +187,11 @@ def test_classic_ru_seat_ten_without_a_phone_votes_through_a_tie_on_the_host_scr
             await until(lambda: frozen not in g.called(), what="seat 9's vote from the host screen")
             assert asked == ["Телефон игрока 9 на связи. Всё равно записать за него? Только если телефон завис."]
             await expect(g.pages[frozen].locator(f'#grid button[data-choice="{half[frozen]}"]')).to_have_class(re.compile(r"\bchosen\b"))
-            # his phone says who recorded it: «Ведущий записал ваш голос: 4»
-            await expect(g.pages[frozen].locator("#result")).to_have_text(g.hub.vote_words((half[frozen], None), False))
+            # his phone says it once, above the table, and who recorded it: «Вы проголосовали за
+            # игрока 4. Голос за вас записал ведущий.»
+            await expect(g.pages[frozen].get_by_test_id("own")).to_have_text(
+                g.hub.word("voted_for", seat=g.hub.seat_label(half[frozen])) + " " + g.hub.word("voted_by_host"))
+            await expect(g.pages[frozen].locator("#result")).to_have_text("")
             await g.shot(frozen, "vote-recorded-by-host")
             await g.host_shot("connected-recorded")
         await asyncio.gather(*(g.tap(s, str(c)) for s, c in half.items() if s in g.pages and s in g.called()))

@@ -10,7 +10,8 @@ the players see them: the host screen at a small phone's 360×740 and a tablet's
 - The opened "Phones connected, no vote yet" list is a grid of chips, not a ballot a row: at
   360×740 it leaves the game on screen; a tap on a chip opens that seat's ballot alone.
 - seed 004 §4.6 (one vote a player): the phone and the host press seat 4's vote in the same instant;
-  the phone reads the vote the game recorded ("Your vote: 5" or "The host recorded your vote: 5")
+  the phone reads the vote the game recorded ("You voted for player 5." above the table, "The host
+  recorded your vote: 5" under it when the host's press came first)
   with that button marked.
 """
 
@@ -157,8 +158,11 @@ def test_long_names_stay_readable_and_the_host_sees_who_is_missing_at_a_glance()
             await t.settle()
             counted = t.live.game.votes[4]
             label = hub.seat_label(counted)
-            words = f"Your vote: {label}" if counted == 6 else f"The host recorded your vote: {label}"
+            # his own vote counted: said once, above the table; the host's: his tap's answer says why
+            words = "" if counted == 6 else f"The host recorded your vote: {label}"
             await expect(phone.get_by_test_id("result")).to_have_text(words)
+            mine = f"You voted for player {label}." + ("" if counted == 6 else " The host recorded it for you.")
+            await expect(phone.get_by_test_id("own")).to_have_text(mine)
             assert await phone.evaluate("() => Array.from(document.querySelectorAll('#grid button.chosen')).map(b => b.dataset.choice)") == [str(counted)]
             await shot(phone, "raced")
             for page in [*pages.values(), *hosts.values(), cards]:

@@ -2,8 +2,9 @@
 (360×740), each played the way the table met it:
 
 - the host records a day vote at the console ("tap 5 3": the player raised his hand) while the
-  player's phone shows the ballot; the phone then says the host recorded his vote («Ведущий записал
-  ваш голос: 3») and marks it, a later tap on another candidate is answered with that vote and
+  player's phone shows the ballot; the phone then says, once and above the table, the vote and
+  that the host recorded it («Вы проголосовали за игрока 3. Голос за вас записал ведущий.») and
+  marks it, a later tap on another candidate is answered with that vote and
   moves nothing, and a reload marks it again. Before, the phone kept
   an open ballot with nothing marked and answered a tap with "Игрок 5 уже проголосовал." alone
   (seed 004 §4.4: one vote each, the first one counts).
@@ -90,7 +91,8 @@ def test_a_vote_the_console_records_is_the_phones_vote():
 
             # the player raises his hand for 3; the host types it
             t.live.submit_line("tap 5 3")
-            await expect(pages[5].locator("#result")).to_have_text("Ведущий записал ваш голос: 3")
+            await expect(pages[5].get_by_test_id("own")).to_have_text("Вы проголосовали за игрока 3. Голос за вас записал ведущий.")
+            await expect(pages[5].locator("#result")).to_have_text("")  # said once, above the table
             assert await chosen(pages[5]) == ["3"]
             assert await pages[6].locator("#result").inner_text() == "", "another phone hears nothing of it"
             await shot(pages[5], "console-vote-on-phone")
@@ -140,7 +142,9 @@ def test_a_hungarian_table_sees_the_accused_not_nominees():
             await shot(pages[1], "hu-accused")
             # the support vote recorded at the console shows on the accused's phone as his own
             t.live.submit_line("tap 9 no")
-            await expect(pages[9].locator("#result")).to_have_text("A játékvezető rögzítette a szavazatodat: nem")
+            await expect(pages[9].get_by_test_id("own")).to_have_text(
+                "Nem támogattad a vádat. Vádlott: 9. A szavazatodat a játékvezető rögzítette.")
+            await expect(pages[9].locator("#result")).to_have_text("")  # said once, above the table
             assert await chosen(pages[9]) == ["no"]
 
     asyncio.run(main())
