@@ -46,7 +46,7 @@ ROLES = {
 }
 # each rule system in its seed's language, and the two other languages on classic and sverige,
 # so every language's words are on the host screen through a whole game
-GAMES = [("classic", "ru"), ("classic", "en"), ("sverige", "sv"), ("hungariq", "hu"), ("grundregeln", "de")]
+GAMES = [("classic", "ru"), ("classic", "en"), ("sverige", "sv"), ("hungariq", "hu"), ("grundregeln", "de"), ("classic", "hu")]
 
 
 def config(variant: str, lang: str):
@@ -101,6 +101,11 @@ class HostedGame(TableGame):
         }""")
         for label in named:
             self.found.add(f"{where}: 'Waiting for' names {label!r}, a button the host screen does not show")
+        # a row's label stays inside its column: «Figyelmeztetések» ran under its value's "—"
+        spilled = await self.host.evaluate("""() => Array.from(document.querySelectorAll("td:first-child"))
+          .filter(td => td.getBoundingClientRect().width && td.scrollWidth > td.clientWidth + 1).map(td => td.innerText)""")
+        for label in spilled:
+            self.found.add(f"{where}: the label {label!r} runs out of its column")
         body = await self.host.evaluate("() => document.body.innerText")
         for name in STATES | STEPS:
             # an English table says "night" and "over" in its own words; elsewhere no core name at all
