@@ -119,12 +119,7 @@ def test_a_classic_together_entry_the_console_raced_changes_nothing():
             live.scorer_at_console = True
             await t.join_all()
             await t.to_first_day()
-            for seat in (7, 8):
-                live.submit_event(Nominate(seat))
-                live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
-            await until(lambda: game.state == "voting", what="the vote")
+            await t.to_classic_vote(7, 8)
             live.fire()
             await until(live.hands_waiting, what="the count waiting")
             live.submit_event(Tap(3, 8))  # the scorer's `vote 3 8`, first

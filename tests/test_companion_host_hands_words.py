@@ -11,7 +11,6 @@ import pytest
 
 from narrator.companion.testing import Table, until
 from narrator.config import parse_config
-from narrator.flow.events import EndSpeech, Nominate
 from narrator.language import LANGUAGES
 
 DEAL = ('variant = "classic"\nlanguage = "{lang}"\n[dealing]\nroles = {{ 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }}\n'
@@ -34,12 +33,7 @@ def test_the_host_screen_waits_for_the_entry_of_the_called_players_votes(lang):
             live.scorer_at_console = True
             await t.join_all()
             await t.to_first_day()
-            for seat in (7, 8):
-                live.submit_event(Nominate(seat))
-                live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
-            await until(lambda: game.state == "voting", what="the vote")
+            await t.to_classic_vote(7, 8)
             # 7's window runs: the seats still vote (a fist each), and the row lists them
             assert hub.host_awaiting_votes() is not None
             live.fire()

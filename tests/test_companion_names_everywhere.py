@@ -165,11 +165,7 @@ def test_odd_input_gets_a_clear_answer_and_changes_nothing():
             await t.end_night()
             assert 9 not in game.alive
             await t.end_speeches(("last_words",))
-            for seat in (7, 8):
-                t.live.submit_event(Nominate(seat))
-                t.live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
+            await t.to_classic_vote(7, 8)
             await until(lambda: phones[5].screen["state"] == "voting")
             t.forget()
             voter = phones[5]
@@ -270,12 +266,7 @@ def test_a_caption_names_a_player_once_however_many_lines_name_him():
         async with classic() as t:
             phones = await t.join_all()
             await t.to_first_day()
-            for seat in (7, 8):
-                t.live.submit_event(Nominate(seat))
-                t.live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
-            await until(lambda: t.live.game.state == "voting", what="the vote")
+            await t.to_classic_vote(7, 8)
             for s in range(1, 11):
                 t.live.submit_event(Tap(s, 7))               # every fist in 7's call, his own too
                 await t.settle()

@@ -181,6 +181,16 @@ class Table:
         await self.run_clock_until(lambda: self.live.game.state == "nominee_speeches")
         await self.end_speeches(("nominee_speeches",))
 
+    async def to_classic_vote(self, *nominees: int) -> None:
+        """A classic day to its vote: each speaker in turn nominates the next nominee and ends his
+        speech, the rest of the speeches are ended, and the vote is open."""
+        for seat in nominees:
+            self.live.submit_event(Nominate(seat))
+            self.live.submit_event(EndSpeech())
+            await self.settle()
+        await self.end_speeches()
+        await until(lambda: self.live.game.state == "voting", what="the vote")
+
     async def run_clock_until(self, predicate) -> None:
         """Let every running timer run out, one after another, until the game gets there."""
         for _ in range(30):

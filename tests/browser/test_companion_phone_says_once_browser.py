@@ -30,7 +30,7 @@ from rich.console import Console
 from narrator.companion.testing import CLASSIC_DEAL, Table, until
 from narrator.config import parse_config
 from narrator.console import hands_typed
-from narrator.flow.events import Defeat, EndSpeech, Nominate, Tap
+from narrator.flow.events import Defeat, Nominate, Tap
 from chromium import expect, launched, need_browser
 from seat_pages import SMALL, chosen, seated, tap
 
@@ -50,12 +50,7 @@ def table(variant: str, lang: str, roles: str, extra: str = "[companion]\nvotes 
 
 async def classic_vote(t: Table) -> tuple[dict, dict]:
     """Nominees 7 and 8; the host calls 7 (seed 004 §4.4). Seat 1 taps 7, the scorer types seat 2's."""
-    for seat in (7, 8):
-        t.live.submit_event(Nominate(seat))
-        t.live.submit_event(EndSpeech())
-        await t.settle()
-    await t.end_speeches()
-    await until(lambda: t.live.game.state == "voting", what="the vote")
+    await t.to_classic_vote(7, 8)
     return {"target": 7}, {"ev": Tap(2, 7), "choice": "7"}
 
 
@@ -185,12 +180,7 @@ def test_while_the_count_waits_for_the_scorer_every_phone_says_the_host_is_enter
             console = Console(file=io.StringIO(), width=200, highlight=False)
             pages, _ = await seated(t, browser, (3, 9))
             await t.to_first_day()
-            for seat in (7, 8):
-                live.submit_event(Nominate(seat))
-                live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
-            await until(lambda: game.state == "voting", what="the vote")
+            await t.to_classic_vote(7, 8)
             for page in pages.values():
                 await expect(page.get_by_test_id("entering")).to_be_hidden()  # the call's own time runs
             live.fire()  # its time is over: the count waits for the scorer's line

@@ -24,7 +24,6 @@ from pathlib import Path
 
 from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
 from narrator.config import parse_config
-from narrator.flow.events import EndSpeech, Nominate
 from chromium import expect, launched, need_browser
 from seat_pages import SMALL, chosen, data, seated, tap
 
@@ -171,12 +170,7 @@ def test_back_in_a_day_vote_after_voting_shows_the_vote_that_stands():
             hub, game = t.companion.hub, t.live.game
             pages, others = await seated(t, browser, (5,))
             await t.to_first_day()
-            for seat in (7, 8):
-                t.live.submit_event(Nominate(seat))
-                t.live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
-            await until(lambda: game.state == "voting", what="the vote")
+            await t.to_classic_vote(7, 8)
             page = pages[5]
             await page.wait_for_function("() => document.body.dataset.state === 'voting'")
             await expect(page.locator("#day-info")).to_have_text("Nominated: 7 (Åsa-Maria Lindqvist-Bergström), 8 (Zsófi)")
