@@ -174,8 +174,8 @@ def test_grundregeln_pointing_final_vote_and_tie_break_are_entered_from_the_host
             live.fire()
             await until(live.hands_waiting, what="the last dead's decision")
             await expect(host.get_by_test_id("hands-text")).to_have_text(
-                "Die Zeit ist um: Gezählt wird, sobald die Entscheidung von Spieler 8, dem letzten Toten, "
-                "eingetragen ist. Tippe seinen Platz unter dem genannten Spieler an, dann „Bestätigen“ — oder „Niemand“.")
+                "Die Zeit ist um: Spieler 8, der letzte Tote, entscheidet; gezählt wird, sobald seine "
+                "Entscheidung eingetragen ist. Tippe seinen Platz unter dem Spieler an, den er nennt, dann „Bestätigen“ — oder „Niemand“.")
             await expect(host.get_by_test_id("awaiting")).to_have_text(
                 "das Eintragen der Entscheidung von Spieler 8, hier oder an der Konsole")
             # the rules call on 8 alone, who died last: one button under each candidate, his

@@ -188,7 +188,7 @@ def test_classic_ru_seat_ten_without_a_phone_votes_through_a_tie_on_the_host_scr
             assert asked == ["Телефон игрока 9 на связи. Всё равно записать за него? Только если телефон завис."]
             await expect(g.pages[frozen].locator(f'#grid button[data-choice="{half[frozen]}"]')).to_have_class(re.compile(r"\bchosen\b"))
             # his phone says it once, above the table, and who recorded it: «Вы проголосовали за
-            # игрока 4. Голос за вас записал ведущий.»
+            # игрока 4. Ваш голос записал ведущий.»
             await expect(g.pages[frozen].get_by_test_id("own")).to_have_text(
                 g.hub.word("voted_for", seat=g.hub.seat_label(half[frozen])) + " " + g.hub.word("voted_by_host"))
             await expect(g.pages[frozen].locator("#result")).to_have_text("")

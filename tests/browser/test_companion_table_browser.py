@@ -3,7 +3,7 @@
 
 - the host records a day vote at the console ("tap 5 3": the player raised his hand) while the
   player's phone shows the ballot; the phone then says, once and above the table, the vote and
-  that the host recorded it («Вы проголосовали за игрока 3. Голос за вас записал ведущий.») and
+  that the host recorded it («Вы проголосовали за игрока 3. Ваш голос записал ведущий.») and
   marks it, a later tap on another candidate is answered with that vote and
   moves nothing, and a reload marks it again. Before, the phone kept
   an open ballot with nothing marked and answered a tap with "Игрок 5 уже проголосовал." alone
@@ -91,7 +91,7 @@ def test_a_vote_the_console_records_is_the_phones_vote():
 
             # the player raises his hand for 3; the host types it
             t.live.submit_line("tap 5 3")
-            await expect(pages[5].get_by_test_id("own")).to_have_text("Вы проголосовали за игрока 3. Голос за вас записал ведущий.")
+            await expect(pages[5].get_by_test_id("own")).to_have_text("Вы проголосовали за игрока 3. Ваш голос записал ведущий.")
             await expect(pages[5].locator("#result")).to_have_text("")  # said once, above the table
             assert await chosen(pages[5]) == ["3"]
             assert await pages[6].locator("#result").inner_text() == "", "another phone hears nothing of it"
