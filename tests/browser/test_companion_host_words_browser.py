@@ -101,11 +101,18 @@ class HostedGame(TableGame):
         }""")
         for label in named:
             self.found.add(f"{where}: 'Waiting for' names {label!r}, a button the host screen does not show")
-        # a row's label stays inside its column: «Figyelmeztetések» ran under its value's "—"
+        # a row's label fits its column word by word, or breaks where its words allow (a space, a
+        # soft hyphen): «Figyelmeztetések» ran under its value's "—", "Nominierungen" broke as
+        # "Nominierung / en". Read with words unbreakable for that one synchronous moment
         spilled = await self.host.evaluate("""() => Array.from(document.querySelectorAll("td:first-child"))
-          .filter(td => td.getBoundingClientRect().width && td.scrollWidth > td.clientWidth + 1).map(td => td.innerText)""")
+          .filter(td => td.getBoundingClientRect().width).filter(td => {
+            td.style.overflowWrap = "normal";
+            const spills = td.scrollWidth > td.clientWidth + 1;
+            td.style.overflowWrap = "";
+            return spills;
+          }).map(td => td.innerText)""")
         for label in spilled:
-            self.found.add(f"{where}: the label {label!r} runs out of its column")
+            self.found.add(f"{where}: the label {label!r} does not fit its column")
         body = await self.host.evaluate("() => document.body.innerText")
         for name in STATES | STEPS:
             # an English table says "night" and "over" in its own words; elsewhere no core name at all
