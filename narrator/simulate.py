@@ -2,13 +2,15 @@
 
 It is the project's fuzzing harness and the club's balance report at once: win rates per side
 under the chosen options, and proof that no random game breaks a rule (nobody dead acts, every
-game ends, refused input changes nothing, the protocol replays to the same game).
+game ends, refused input changes nothing, the protocol replays to the same game, classic's every
+call heard with one "Stop." — at a table whose scorer types the fists too, `ScorerTable`).
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 
 from .flow.effects import Record, Reject, Say, Timer
 from .flow.events import Deal, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
@@ -312,14 +314,131 @@ class RandomPlayer:
         return r.choice(options)
 
 
+class ScorerTable:
+    """A table whose scorer types the fists (a keypad, or `[companion] votes = false`), played as
+    the live loop plays it (`LiveSession`): the moment a classic call's two seconds are over it
+    sends `Timeout(count_waits=True)`, the game says "Stop." and its count waits for the scorer's
+    line; his fists come as taps — now and then one for a candidate not called yet, which the game
+    refuses, and one for a candidate called before, the scorer catching up, which counts — and a
+    plain Timeout ends the count. Now and then a `count_waits` comes where no call's time is over
+    (another table, a night, a count already waiting): it is refused and changes nothing.
+
+    Which tables type (half of those without phones that vote) and every fist typed are drawn on
+    its own random stream: a game at a table without a scorer is the same game with or without it."""
+
+    def __init__(self, rng: random.Random, skill: float = 0.0, misplaced_rate: float = 0.005):
+        self.rng = rng
+        self.player = RandomPlayer(rng, skill=skill)  # whom the scorer's fists are for
+        self.misplaced_rate = misplaced_rate
+        self.types = False
+        self.waiting = False  # a count_waits was taken: the count waits for the scorer's line
+        # what was played, for a test to see every branch taken: "stop", "fist", "catching up",
+        # "not called yet", "stop again", "misplaced in <state>", "counted", "all fists in"
+        self.played: Counter[str] = Counter()
+
+    def reset(self, votes_on_phones: bool) -> None:
+        """A new game, at a table whose scorer types the fists or not: a table whose phones vote
+        has none."""
+        self.types = not votes_on_phones and self.rng.random() < 0.5
+        self.waiting = False
+        self.played["table" if self.types else "no scorer"] += 1
+
+    def refused(self, g):
+        """An input the game must refuse without any change, or None."""
+        r = self.rng
+        if self.waiting and r.random() < 0.08:
+            later = g.candidates[g.calling + 1:]
+            waiting = [s for s in g.alive if s not in g.votes]
+            if later and waiting:
+                self.played["not called yet"] += 1
+                return Tap(r.choice(waiting), r.choice(later))
+            self.played["stop again"] += 1  # "Stop." was said already
+            return Timeout(count_waits=True)
+        if r.random() < self.misplaced_rate and not g.hears_window_end():
+            self.played[f"misplaced in {g.state}"] += 1
+            return Timeout(count_waits=True)
+        return None
+
+    def stops(self, g, ev) -> bool:
+        """Whether the call's time is over with the fists not typed yet: the live loop's
+        `Timeout(count_waits=True)` comes instead of the plain one."""
+        return (self.types and type(ev) is Timeout and not ev.count_waits and not ev.host
+                and g.hears_window_end() and self.rng.random() < 0.85)
+
+    def fist(self, g):
+        """While the count waits: the scorer's next fist, or the plain Timeout his line ends with."""
+        r = self.rng
+        waiting = [s for s in g.alive if s not in g.votes]
+        current = g.candidates[g.calling]
+        if waiting and g.calling and r.random() < 0.1:
+            self.played["catching up"] += 1
+            return Tap(r.choice(waiting), r.choice(g.candidates[:g.calling]))
+        willing = [s for s in waiting if self.player.pick(g, s, g.candidates) == current]
+        if willing and r.random() < 0.85:
+            self.played["fist"] += 1
+            return Tap(r.choice(willing), current)
+        return Timeout()
+
+    def heard(self, g, ev, violations: list[str]) -> None:
+        """After an input the game took: the count waits from `count_waits` until the count."""
+        if type(ev) is Timeout and ev.count_waits:
+            self.waiting = True
+            self.played[f"stop in {g.state}"] += 1
+            if not g.window_over() or g.hears_window_end():
+                violations.append(f"day {g.day}: the count does not wait after the call's time was over ({g.state})")
+            return
+        if not self.waiting:
+            if g.window_over():
+                violations.append(f"day {g.day}: a count waits that no count_waits began ({ev})")
+            return
+        called = g.each_called() and len(g.votes) < len(g.alive)
+        if type(ev) is Timeout or not called:
+            self.waiting = False  # counted: the next call (if any) is a new window
+            self.played["counted" if type(ev) is Timeout else "all fists in"] += 1
+            if g.window_over():
+                violations.append(f"day {g.day}: the count was taken, yet the game still waits for it ({ev})")
+        elif not g.window_over():
+            violations.append(f"day {g.day}: the count stopped waiting before the scorer's line ended ({ev})")
+
+
+class CallsHeard:
+    """Classic's calls, each heard with exactly one "Stop." (seed 004 §4.4: the fists go down
+    «before host says "Stop"»): never two, never none, never one without a call."""
+
+    def __init__(self):
+        self.open = False
+
+    def heard(self, g, effects: list, violations: list[str]) -> None:
+        for e in effects:
+            if not isinstance(e, Say):
+                continue
+            if e.line in ("vote_call", "vote_call_last"):
+                if self.open:
+                    violations.append(f"day {g.day}: a call without its \"Stop.\" before player {e.args.get('seat')} was called")
+                self.open = True
+            elif e.line == "vote_stop":
+                if not self.open:
+                    violations.append(f"day {g.day}: \"Stop.\" said with no call open (twice for one call?)")
+                self.open = False
+
+    def over(self, violations: list[str]) -> None:
+        if self.open:
+            violations.append("the game ended with a call whose \"Stop.\" was never said")
+            self.open = False
+
+
 def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, seats: int, check_replay: bool,
              violations: list[str], role_overrides: dict | None = None, skill: float = 0.0, sink=None,
-             clock: DayClock | None = None, votes_on_phones: bool = False):
+             clock: DayClock | None = None, votes_on_phones: bool = False, scorer: ScorerTable | None = None):
     counts = variant.roles_for(seats, role_overrides)
     g = Game(variant, rules, timers, seats, roles=counts, votes_on_phones=votes_on_phones)
     player = RandomPlayer(rng, skill=skill)
     clock = clock or DayClock(random.Random(0))
     clock.reset()
+    # its own stream, drawn from where the game's stands without moving it
+    scorer = scorer or ScorerTable(random.Random(hash(rng.getstate())), skill)
+    scorer.reset(votes_on_phones)
+    calls = CallsHeard()
     started = g.start()
     protocol = entries(started, None)
     clock.timers(g, started, violations)
@@ -330,16 +449,23 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     for _ in range(MAX_EVENTS):
         if g.state == "over":
             break
-        if rng.random() < player.illegal_rate:
-            ev = player.illegal(g)
-            before = snapshot(g)
-            effects = g.apply(ev)
+        bad = scorer.refused(g)
+        if bad is None and rng.random() < player.illegal_rate:
+            bad = player.illegal(g)
+        if bad is not None:
+            before, state = snapshot(g), g.state
+            effects = g.apply(bad)
             if not any(isinstance(e, Reject) for e in effects):
-                violations.append(f"illegal input accepted: {ev} in {before[0]}")
+                violations.append(f"illegal input accepted: {bad} in {state}")
             elif snapshot(g) != before:
-                violations.append(f"refused input changed the game: {ev}")
+                violations.append(f"refused input changed the game: {bad}")
             continue
-        ev = player.legal(g)
+        if scorer.waiting:
+            ev = scorer.fist(g)
+        else:
+            ev = player.legal(g)
+            if scorer.stops(g, ev):
+                ev = Timeout(count_waits=True)
         # one the referee removed tonight, or who left the table, acts no more from that moment
         alive = {s for s in g.alive if not g.gone_tonight(s)} | ({g.speaker} if g.state == "last_words" else set())
         clock.passes(ev)
@@ -364,9 +490,13 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
         spoken = [e.args["time"] for e in effects if isinstance(e, Say) and "time" in e.args]
         if spoken and spoken != [e.seconds for e in effects if isinstance(e, Timer) and e.name][-len(spoken):]:
             violations.append(f"a spoken duration {spoken} is not the timer's: {effects}")
+        calls.heard(g, effects, violations)
+        if not any(isinstance(e, Reject) for e in effects):
+            scorer.heard(g, ev, violations)
         protocol += entries(effects, None)
     else:
         violations.append("a game did not end")
+    calls.over(violations)
     g.close()
     if sink is not None:
         sink(protocol)
@@ -396,10 +526,11 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     violations: list[str] = []
     started = time.perf_counter()
     clock = DayClock(random.Random(f"clock:{seed}"))  # its own stream: the games are the same games
+    scorer = ScorerTable(random.Random(f"scorer:{seed}"), skill)  # its own stream too
     for i in range(games):
         sink = _protocol_writer(protocols, i, seed, seats, players or {}, language) if protocols else None
         g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill, sink, clock,
-                     votes_on_phones)
+                     votes_on_phones, scorer)
         if g.winner:
             wins[g.winner] = wins.get(g.winner, 0) + 1  # the maniac wins alone
         days += g.day
