@@ -15,6 +15,7 @@ from collections import Counter
 from .flow.effects import Record, Reject, Say, Timer
 from .flow.events import Deal, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.days import Game
+from .flow.game import BaseGame
 from .protocol import entries, inputs_of
 from .rules.dealing import deal
 from .rules.roles import MAFIA, team_of
@@ -438,7 +439,8 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     # its own stream, drawn from where the game's stands without moving it
     scorer = scorer or ScorerTable(random.Random(hash(rng.getstate())), skill)
     scorer.reset(votes_on_phones)
-    calls = CallsHeard()
+    # a rule system with no window whose end the table hears (classic's "Stop.") has no call to check
+    calls = CallsHeard() if type(g).window_ends is not BaseGame.window_ends else None
     started = g.start()
     protocol = entries(started, None)
     clock.timers(g, started, violations)
@@ -464,7 +466,7 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
             ev = scorer.fist(g)
         else:
             ev = player.legal(g)
-            if scorer.stops(g, ev):
+            if calls and scorer.stops(g, ev):
                 ev = Timeout(count_waits=True)
         # one the referee removed tonight, or who left the table, acts no more from that moment
         alive = {s for s in g.alive if not g.gone_tonight(s)} | ({g.speaker} if g.state == "last_words" else set())
@@ -490,13 +492,15 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
         spoken = [e.args["time"] for e in effects if isinstance(e, Say) and "time" in e.args]
         if spoken and spoken != [e.seconds for e in effects if isinstance(e, Timer) and e.name][-len(spoken):]:
             violations.append(f"a spoken duration {spoken} is not the timer's: {effects}")
-        calls.heard(g, effects, violations)
-        if not any(isinstance(e, Reject) for e in effects):
-            scorer.heard(g, ev, violations)
+        if calls:
+            calls.heard(g, effects, violations)
+            if not isinstance(effects[0], Reject):
+                scorer.heard(g, ev, violations)
         protocol += entries(effects, None)
     else:
         violations.append("a game did not end")
-    calls.over(violations)
+    if calls:
+        calls.over(violations)
     g.close()
     if sink is not None:
         sink(protocol)
