@@ -324,24 +324,32 @@ class ScorerTable:
     plain Timeout ends the count. Now and then a `count_waits` comes where no call's time is over
     (another table, a night, a count already waiting): it is refused and changes nothing.
 
-    Which tables type (half of those without phones that vote) and every fist typed are drawn on
-    its own random stream: a game at a table without a scorer is the same game with or without it."""
+    A call's time ends either before the scorer typed anything (the count then takes every fist
+    the random table raises for that call, drawn as ever) or after he typed them all (the count
+    ends at once): the same fists either way, so the balance figures hardly move with the scorer
+    (a late fist, now and then, is his own). Which tables type (half of those without phones that
+    vote) and when a call's time ends are drawn on its own random stream: a game at a table
+    without a scorer is the same game."""
 
     def __init__(self, rng: random.Random, skill: float = 0.0, misplaced_rate: float = 0.005):
         self.rng = rng
-        self.player = RandomPlayer(rng, skill=skill)  # whom the scorer's fists are for
+        self.player = RandomPlayer(rng, skill=skill)  # whom a late fist is for
         self.misplaced_rate = misplaced_rate
         self.types = False
         self.waiting = False  # a count_waits was taken: the count waits for the scorer's line
-        # what was played, for a test to see every branch taken: "stop", "fist", "catching up",
-        # "not called yet", "stop again", "misplaced in <state>", "counted", "all fists in"
+        self.typed = False  # ... and his line is in: the count is taken next
+        self.call = None  # the call last seen, to know a fresh one
+        # what was played, for a test to see every branch taken: "stop in <state>", "fist in the
+        # count", "catching up", "not called yet", "stop again", "misplaced in <state>", "counted",
+        # "all fists in"
         self.played: Counter[str] = Counter()
 
     def reset(self, votes_on_phones: bool) -> None:
         """A new game, at a table whose scorer types the fists or not: a table whose phones vote
         has none."""
         self.types = not votes_on_phones and self.rng.random() < 0.5
-        self.waiting = False
+        self.waiting = self.typed = False
+        self.call = None
         self.played["table" if self.types else "no scorer"] += 1
 
     def refused(self, g):
@@ -360,25 +368,34 @@ class ScorerTable:
             return Timeout(count_waits=True)
         return None
 
-    def stops(self, g, ev) -> bool:
-        """Whether the call's time is over with the fists not typed yet: the live loop's
-        `Timeout(count_waits=True)` comes instead of the plain one."""
-        return (self.types and type(ev) is Timeout and not ev.count_waits and not ev.host
-                and g.hears_window_end() and self.rng.random() < 0.85)
-
-    def fist(self, g):
-        """While the count waits: the scorer's next fist, or the plain Timeout his line ends with."""
+    def next(self, g):
+        """The scorer's own input, or None where the random table plays: the end of a call's time
+        before he typed anything, a late fist for a candidate called before, his line's end."""
+        if not self.types:
+            return None
         r = self.rng
-        waiting = [s for s in g.alive if s not in g.votes]
-        current = g.candidates[g.calling]
-        if waiting and g.calling and r.random() < 0.1:
-            self.played["catching up"] += 1
-            return Tap(r.choice(waiting), r.choice(g.candidates[:g.calling]))
-        willing = [s for s in waiting if self.player.pick(g, s, g.candidates) == current]
-        if willing and r.random() < 0.85:
-            self.played["fist"] += 1
-            return Tap(r.choice(willing), current)
-        return Timeout()
+        if self.waiting:
+            waiting = [s for s in g.alive if s not in g.votes]
+            if waiting and g.calling and r.random() < (0.3 if self.typed else 0.03):
+                voter = r.choice(waiting)
+                self.played["catching up"] += 1
+                return Tap(voter, self.player.pick(g, voter, g.candidates[:g.calling]))
+            return Timeout() if self.typed else None
+        if g.hears_window_end():
+            call = (g.day, g.state, g.calling, tuple(g.candidates))
+            if call != self.call:
+                self.call = call
+                if r.random() < 0.5:
+                    return Timeout(count_waits=True)
+        return None
+
+    def stops(self, g, ev) -> bool:
+        """Whether the random table's end of a call comes as the end of its time with every fist
+        typed: `Timeout(count_waits=True)`, and the count is taken at once."""
+        if self.types and type(ev) is Timeout and not ev.count_waits and g.hears_window_end():
+            self.typed = True
+            return True
+        return False
 
     def heard(self, g, ev, violations: list[str]) -> None:
         """After an input the game took: the count waits from `count_waits` until the count."""
@@ -392,9 +409,11 @@ class ScorerTable:
             if g.window_over():
                 violations.append(f"day {g.day}: a count waits that no count_waits began ({ev})")
             return
+        if type(ev) is Tap:
+            self.played["fist in the count"] += 1
         called = g.each_called() and len(g.votes) < len(g.alive)
         if type(ev) is Timeout or not called:
-            self.waiting = False  # counted: the next call (if any) is a new window
+            self.waiting = self.typed = False  # counted: the next call (if any) is a new window
             self.played["counted" if type(ev) is Timeout else "all fists in"] += 1
             if g.window_over():
                 violations.append(f"day {g.day}: the count was taken, yet the game still waits for it ({ev})")
@@ -452,7 +471,8 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
         if g.state == "over":
             break
         bad = scorer.refused(g)
-        if bad is None and rng.random() < player.illegal_rate:
+        ev = scorer.next(g) if calls and bad is None else None
+        if ev is None and bad is None and rng.random() < player.illegal_rate:
             bad = player.illegal(g)
         if bad is not None:
             before, state = snapshot(g), g.state
@@ -462,9 +482,7 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
             elif snapshot(g) != before:
                 violations.append(f"refused input changed the game: {bad}")
             continue
-        if scorer.waiting:
-            ev = scorer.fist(g)
-        else:
+        if ev is None:
             ev = player.legal(g)
             if calls and scorer.stops(g, ev):
                 ev = Timeout(count_waits=True)

@@ -37,9 +37,11 @@ def test_a_scorers_table_plays_every_branch_of_the_count_and_keeps_every_rule():
     assert played["table"] > 100 and played["no scorer"] > 100
     # "Stop." as the two seconds end, in the main vote and in a split's re-vote
     assert played["stop in voting"] > 0 and played["stop in revote"] > 0
-    # the scorer's fists: for the one called, for one called before (catching up: counts), and for
-    # one not called yet (refused); "Stop." a second time for the same call is refused too
-    for branch in ("fist", "catching up", "not called yet", "stop again"):
+    # the scorer's fists typed while the count waits: for the one called, for one called before
+    # (catching up: counts), and for one not called yet (refused); "Stop." a second time for the
+    # same call is refused too
+    assert played["fist in the count"] > played["catching up"] > 0
+    for branch in ("not called yet", "stop again"):
         assert played[branch] > 0, branch
     # the count is taken by his line's end, or by the last living player's fist
     assert played["counted"] > 0 and played["all fists in"] > 0
@@ -71,9 +73,9 @@ def test_narrator_simulate_plays_scorers_tables_and_finds_nothing_wrong():
     assert out["violations"] == 0, out["violation_examples"]
 
 
-def test_a_table_without_a_scorer_plays_the_same_game_as_before():
+def test_a_table_without_a_call_to_stop_plays_the_same_game_whatever_the_scorer_draws():
     """The scorer's table draws on its own random stream: the other rule systems, which have no
-    call to stop, play exactly the games they played before it (the balance figures stay)."""
+    call to stop, play exactly the games they played before it (their balance figures stay)."""
     from narrator.rules.variants import VARIANTS
 
     variant = VARIANTS["sverige"]
