@@ -2,17 +2,20 @@
 
 It is the project's fuzzing harness and the club's balance report at once: win rates per side
 under the chosen options, and proof that no random game breaks a rule (nobody dead acts, every
-game ends, refused input changes nothing, the protocol replays to the same game).
+game ends, refused input changes nothing, the protocol replays to the same game, classic's every
+call heard with one "Stop." — at a table whose scorer types the fists too, `ScorerTable`).
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 
 from .flow.effects import Record, Reject, Say, Timer
 from .flow.events import Deal, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.days import Game
+from .flow.game import BaseGame
 from .protocol import entries, inputs_of
 from .rules.dealing import deal
 from .rules.roles import MAFIA, team_of
@@ -312,14 +315,151 @@ class RandomPlayer:
         return r.choice(options)
 
 
+class ScorerTable:
+    """A table whose scorer types the fists (a keypad, or `[companion] votes = false`), played as
+    the live loop plays it (`LiveSession`): the moment a classic call's two seconds are over it
+    sends `Timeout(count_waits=True)`, the game says "Stop." and its count waits for the scorer's
+    line; his fists come as taps — now and then one for a candidate not called yet, which the game
+    refuses, and one for a candidate called before, the scorer catching up, which counts — and a
+    plain Timeout ends the count. Now and then a `count_waits` comes where no call's time is over
+    (another table, a night, a count already waiting): it is refused and changes nothing.
+
+    A call's time ends either before the scorer typed anything (the count then takes every fist
+    the random table raises for that call, drawn as ever) or after he typed them all (the count
+    ends at once): the same fists either way, so the balance figures hardly move with the scorer
+    (a late fist, now and then, is his own). Which tables type (half of those without phones that
+    vote) and when a call's time ends are drawn on its own random stream: a game at a table
+    without a scorer is the same game."""
+
+    def __init__(self, rng: random.Random, skill: float = 0.0, misplaced_rate: float = 0.005):
+        self.rng = rng
+        self.player = RandomPlayer(rng, skill=skill)  # whom a late fist is for
+        self.misplaced_rate = misplaced_rate
+        self.types = False
+        self.waiting = False  # a count_waits was taken: the count waits for the scorer's line
+        self.typed = False  # ... and his line is in: the count is taken next
+        self.call = None  # the call last seen, to know a fresh one
+        # what was played, for a test to see every branch taken: "stop in <state>", "fist in the
+        # count", "catching up", "not called yet", "stop again", "misplaced in <state>", "counted",
+        # "all fists in"
+        self.played: Counter[str] = Counter()
+
+    def reset(self, votes_on_phones: bool) -> None:
+        """A new game, at a table whose scorer types the fists or not: a table whose phones vote
+        has none."""
+        self.types = not votes_on_phones and self.rng.random() < 0.5
+        self.waiting = self.typed = False
+        self.call = None
+        self.played["table" if self.types else "no scorer"] += 1
+
+    def refused(self, g):
+        """An input the game must refuse without any change, or None."""
+        r = self.rng
+        if self.waiting and r.random() < 0.08:
+            later = g.candidates[g.calling + 1:]
+            waiting = [s for s in g.alive if s not in g.votes]
+            if later and waiting:
+                self.played["not called yet"] += 1
+                return Tap(r.choice(waiting), r.choice(later))
+            self.played["stop again"] += 1  # "Stop." was said already
+            return Timeout(count_waits=True)
+        if r.random() < self.misplaced_rate and not g.hears_window_end():
+            self.played[f"misplaced in {g.state}"] += 1
+            return Timeout(count_waits=True)
+        return None
+
+    def next(self, g):
+        """The scorer's own input, or None where the random table plays: the end of a call's time
+        before he typed anything, a late fist for a candidate called before, his line's end."""
+        if not self.types:
+            return None
+        r = self.rng
+        if self.waiting:
+            waiting = [s for s in g.alive if s not in g.votes]
+            if waiting and g.calling and r.random() < (0.3 if self.typed else 0.03):
+                voter = r.choice(waiting)
+                self.played["catching up"] += 1
+                return Tap(voter, self.player.pick(g, voter, g.candidates[:g.calling]))
+            return Timeout() if self.typed else None
+        if g.hears_window_end():
+            call = (g.day, g.state, g.calling, tuple(g.candidates))
+            if call != self.call:
+                self.call = call
+                if r.random() < 0.5:
+                    return Timeout(count_waits=True)
+        return None
+
+    def stops(self, g, ev) -> bool:
+        """Whether the random table's end of a call comes as the end of its time with every fist
+        typed: `Timeout(count_waits=True)`, and the count is taken at once."""
+        if self.types and type(ev) is Timeout and not ev.count_waits and g.hears_window_end():
+            self.typed = True
+            return True
+        return False
+
+    def heard(self, g, ev, violations: list[str]) -> None:
+        """After an input the game took: the count waits from `count_waits` until the count."""
+        if type(ev) is Timeout and ev.count_waits:
+            self.waiting = True
+            self.played[f"stop in {g.state}"] += 1
+            if not g.window_over() or g.hears_window_end():
+                violations.append(f"day {g.day}: the count does not wait after the call's time was over ({g.state})")
+            return
+        if not self.waiting:
+            if g.window_over():
+                violations.append(f"day {g.day}: a count waits that no count_waits began ({ev})")
+            return
+        if type(ev) is Tap:
+            self.played["fist in the count"] += 1
+        called = g.each_called() and len(g.votes) < len(g.alive)
+        if type(ev) is Timeout or not called:
+            self.waiting = self.typed = False  # counted: the next call (if any) is a new window
+            self.played["counted" if type(ev) is Timeout else "all fists in"] += 1
+            if g.window_over():
+                violations.append(f"day {g.day}: the count was taken, yet the game still waits for it ({ev})")
+        elif not g.window_over():
+            violations.append(f"day {g.day}: the count stopped waiting before the scorer's line ended ({ev})")
+
+
+class CallsHeard:
+    """Classic's calls, each heard with exactly one "Stop." (seed 004 §4.4: the fists go down
+    «before host says "Stop"»): never two, never none, never one without a call."""
+
+    def __init__(self):
+        self.open = False
+
+    def heard(self, g, effects: list, violations: list[str]) -> None:
+        for e in effects:
+            if not isinstance(e, Say):
+                continue
+            if e.line in ("vote_call", "vote_call_last"):
+                if self.open:
+                    violations.append(f"day {g.day}: a call without its \"Stop.\" before player {e.args.get('seat')} was called")
+                self.open = True
+            elif e.line == "vote_stop":
+                if not self.open:
+                    violations.append(f"day {g.day}: \"Stop.\" said with no call open (twice for one call?)")
+                self.open = False
+
+    def over(self, violations: list[str]) -> None:
+        if self.open:
+            violations.append("the game ended with a call whose \"Stop.\" was never said")
+            self.open = False
+
+
 def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, seats: int, check_replay: bool,
              violations: list[str], role_overrides: dict | None = None, skill: float = 0.0, sink=None,
-             clock: DayClock | None = None, votes_on_phones: bool = False):
+             clock: DayClock | None = None, votes_on_phones: bool = False, scorer: ScorerTable | None = None):
     counts = variant.roles_for(seats, role_overrides)
     g = Game(variant, rules, timers, seats, roles=counts, votes_on_phones=votes_on_phones)
     player = RandomPlayer(rng, skill=skill)
     clock = clock or DayClock(random.Random(0))
     clock.reset()
+    # its own stream, drawn from where the game's stands without moving it
+    scorer = scorer or ScorerTable(random.Random(hash(rng.getstate())), skill)
+    scorer.reset(votes_on_phones)
+    # a rule system with no window whose end the table hears (classic's "Stop.") has no call to check
+    calls = CallsHeard() if type(g).window_ends is not BaseGame.window_ends else None
     started = g.start()
     protocol = entries(started, None)
     clock.timers(g, started, violations)
@@ -330,16 +470,22 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     for _ in range(MAX_EVENTS):
         if g.state == "over":
             break
-        if rng.random() < player.illegal_rate:
-            ev = player.illegal(g)
-            before = snapshot(g)
-            effects = g.apply(ev)
+        bad = scorer.refused(g)
+        ev = scorer.next(g) if calls and bad is None else None
+        if ev is None and bad is None and rng.random() < player.illegal_rate:
+            bad = player.illegal(g)
+        if bad is not None:
+            before, state = snapshot(g), g.state
+            effects = g.apply(bad)
             if not any(isinstance(e, Reject) for e in effects):
-                violations.append(f"illegal input accepted: {ev} in {before[0]}")
+                violations.append(f"illegal input accepted: {bad} in {state}")
             elif snapshot(g) != before:
-                violations.append(f"refused input changed the game: {ev}")
+                violations.append(f"refused input changed the game: {bad}")
             continue
-        ev = player.legal(g)
+        if ev is None:
+            ev = player.legal(g)
+            if calls and scorer.stops(g, ev):
+                ev = Timeout(count_waits=True)
         # one the referee removed tonight, or who left the table, acts no more from that moment
         alive = {s for s in g.alive if not g.gone_tonight(s)} | ({g.speaker} if g.state == "last_words" else set())
         clock.passes(ev)
@@ -364,9 +510,15 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
         spoken = [e.args["time"] for e in effects if isinstance(e, Say) and "time" in e.args]
         if spoken and spoken != [e.seconds for e in effects if isinstance(e, Timer) and e.name][-len(spoken):]:
             violations.append(f"a spoken duration {spoken} is not the timer's: {effects}")
+        if calls:
+            calls.heard(g, effects, violations)
+            if not isinstance(effects[0], Reject):
+                scorer.heard(g, ev, violations)
         protocol += entries(effects, None)
     else:
         violations.append("a game did not end")
+    if calls:
+        calls.over(violations)
     g.close()
     if sink is not None:
         sink(protocol)
@@ -396,10 +548,11 @@ def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None
     violations: list[str] = []
     started = time.perf_counter()
     clock = DayClock(random.Random(f"clock:{seed}"))  # its own stream: the games are the same games
+    scorer = ScorerTable(random.Random(f"scorer:{seed}"), skill)  # its own stream too
     for i in range(games):
         sink = _protocol_writer(protocols, i, seed, seats, players or {}, language) if protocols else None
         g = play_one(variant, rng, d_rules, d_timers, seats, check_replay, violations, roles, skill, sink, clock,
-                     votes_on_phones)
+                     votes_on_phones, scorer)
         if g.winner:
             wins[g.winner] = wins.get(g.winner, 0) + 1  # the maniac wins alone
         days += g.day
