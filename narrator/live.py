@@ -186,10 +186,10 @@ class LiveSession:
         # a table without phones has its hands typed by a scorer at the console: the count of a hand
         # call waits for his line (see hands_awaited). Set where the console is a terminal.
         self.scorer_at_console = False
-        self._calls = 0  # timers the game has started: a hand call is known by its number
-        # the number the call being dispatched will have: its name is said (and shown) before its
-        # timer starts, and a scorer's line typed in between is a line for that call, not the last
-        self._calls_known = 0
+        # timers the game has started: a hand call is known by its number. Counted as the effects
+        # that start one are dispatched, before its name is said (and shown) — a scorer's line
+        # typed while the name is said is a line for that call, not the last
+        self._calls = 0
         self._hands_in = -1  # the call whose hands the scorer has entered
         self._held_call = -1  # the call whose time ran out before his line came
 
@@ -258,7 +258,7 @@ class LiveSession:
         game = self.game
         if not self.scorer_at_console or getattr(game, "votes_on_phones", False) or game.state in ("night", "over"):
             return None
-        return max(self._calls, self._calls_known) if game.vote_choices() is not None else None
+        return self._calls if game.vote_choices() is not None else None
 
     def hands_waiting(self) -> bool:
         """Whether the hand call's time is over and its count waits for the scorer's line."""
@@ -599,14 +599,11 @@ class LiveSession:
 
     def _dispatch(self, effects: list[Effect], shared: bool = False) -> None:
         seats = _shared_answers(effects, self._step_players()) if shared else {}
-        timers = sum(isinstance(e, Timer) for e in effects)
-        if timers:
-            self._calls_known = self._calls + timers
+        self._calls += sum(isinstance(e, Timer) for e in effects)
         for e in effects:
             if isinstance(e, Record) and e.entry.get("type") == "phase":
                 self._step_closed_tonight = False
             if isinstance(e, Timer):
-                self._calls += 1
                 e, said = self._clocked(e)
                 if said:
                     self._dispatch(said)  # heard before the clock's time runs again
