@@ -17,7 +17,6 @@ from pathlib import Path
 
 from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
 from narrator.config import parse_config
-from narrator.flow.events import EndSpeech, Nominate
 from chromium import expect, launched, need_browser
 from seat_pages import SMALL, chosen, data, seated, tap
 
@@ -39,12 +38,7 @@ def test_the_phones_follow_the_host_calling_each_candidate_in_turn():
             hub, game = t.companion.hub, t.live.game
             pages, others = await seated(t, browser, (5, 9))
             await t.to_first_day()
-            for seat in (7, 8, 6):
-                t.live.submit_event(Nominate(seat))
-                t.live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
-            await until(lambda: game.state == "voting", what="the vote")
+            await t.to_classic_vote(7, 8, 6)
             # the first call: 7 alone can be tapped; 8 and 6 are still to come
             for page in pages.values():
                 await page.wait_for_function("() => !!document.querySelector('#grid button[data-choice=\"7\"]')")
@@ -126,12 +120,7 @@ def test_the_heading_names_the_one_called_and_a_tap_that_arrives_after_his_call_
             page, lag = await lagging_page(browser, f"http://127.0.0.1:{t.companion.port}/#{hub.seat_tokens[5]}")
             await expect(page.locator("#seat")).to_have_text(hub.word("seat", seat=5))
             await t.to_first_day()
-            for seat in (7, 8, 6):
-                t.live.submit_event(Nominate(seat))
-                t.live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
-            await until(lambda: game.state == "voting", what="the vote")
+            await t.to_classic_vote(7, 8, 6)
             await page.wait_for_function("() => !!document.querySelector('#grid button[data-choice=\"7\"]')")
             await expect(page.locator("#phase-text")).to_have_text("Vote: player 7")
             # the network lags: "Stop." and 8's call are on the server, not yet on this phone

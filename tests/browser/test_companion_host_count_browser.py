@@ -24,7 +24,7 @@ from rich.console import Console
 from narrator.companion.testing import CLASSIC_DEAL, Table, until
 from narrator.config import parse_config
 from narrator.console import hands_typed
-from narrator.flow.events import EndSpeech, Nominate
+from narrator.flow.events import EndSpeech
 from chromium import expect, launched, need_browser
 from seat_pages import SMALL
 
@@ -61,12 +61,7 @@ def test_a_classic_together_vote_is_counted_from_the_host_screen_and_a_refused_e
             host = await (await browser.new_context(viewport=SMALL)).new_page()
             await host.goto(f"http://127.0.0.1:{t.companion.port}/host")
             await t.to_first_day()
-            for seat in (7, 8, 6):
-                live.submit_event(Nominate(seat))
-                live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
-            await until(lambda: game.state == "voting", what="the vote")
+            await t.to_classic_vote(7, 8, 6)
             await expect(host.get_by_test_id("hands")).to_be_empty()  # «Vote now.»: the fists go down
             live.fire()
             await until(live.hands_waiting, what="the count waiting for the votes")

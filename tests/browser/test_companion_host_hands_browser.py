@@ -23,7 +23,6 @@ from rich.console import Console
 from narrator.companion.testing import CLASSIC_DEAL, Table, until
 from narrator.config import parse_config
 from narrator.console import hands_typed
-from narrator.flow.events import EndSpeech, Nominate
 from chromium import expect, launched, need_browser
 from seat_pages import SMALL
 
@@ -60,12 +59,7 @@ def test_the_host_screen_gives_the_hands_the_count_waits_for_once_whichever_side
             host = await (await browser.new_context(viewport=SMALL)).new_page()
             await host.goto(f"http://127.0.0.1:{t.companion.port}/host")
             await t.to_first_day()
-            for seat in (7, 8, 6, 9):
-                live.submit_event(Nominate(seat))
-                live.submit_event(EndSpeech())
-                await t.settle()
-            await t.end_speeches()
-            await until(lambda: game.state == "voting", what="the vote")
+            await t.to_classic_vote(7, 8, 6, 9)
             await expect(host.get_by_test_id("state")).to_have_text("Vote: player 7 (day 1)")
             # the call's time runs: the count does not wait yet, and the screen offers nothing
             await expect(host.get_by_test_id("hands")).to_be_empty()
