@@ -47,15 +47,18 @@ SMALL_PHONE = {"width": 360, "height": 740}
 SHAPE_JS = """() => {
   // the countdown ticks on each phone's own clock (a phone may show 9 s while another still shows
   // 10 s): its text, and the phase line's size beside it (it may wrap), are not the screen's shape
+  // (so is the size of the box that holds the two: a wrapped phase line makes it a line taller)
   const skip = new Set(["seat", "name", "status", "own", "timer"]);
+  const timer = document.getElementById("timer");
   const out = [];
   for (const el of document.querySelectorAll("body *")) {
     if (el.closest("header") || skip.has(el.id) || el.tagName === "SCRIPT") continue;
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height) continue;
     const own = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.textContent).join("").trim();
-    out.push([el.tagName, el.id, el.className, own, Math.round(r.x), el.id === "phase-text" ? 0 : Math.round(r.width),
-              el.id === "phase-text" ? 0 : Math.round(r.height)]);
+    const ticks = el.id === "phase-text" || (timer !== null && el.contains(timer));
+    out.push([el.tagName, el.id, el.className, own, Math.round(r.x), ticks ? 0 : Math.round(r.width),
+              ticks ? 0 : Math.round(r.height)]);
   }
   return out;
 }"""
