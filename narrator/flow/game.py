@@ -221,6 +221,10 @@ class BaseGame:
     # rules in which a nomination and its withdrawal belong to the player who made it (seed 000:
     # one active nominee each, withdrawn by the nominator alone): the host screen must name him
     NOMINATOR_NAMED = False
+    # a day with windows whose end the table hears before anything in them is counted (classic's
+    # "Stop." after each candidate's call, seed 004 §4.4): only such a day ever `hears_window_end()`
+    # and takes `Timeout(count_waits=True)`, so only its calls have a "Stop." to check
+    WINDOW_ENDS_HEARD = False
 
     def host_offers(self) -> list[str]:
         """What of `day_offers()` the host screen can give in this very state, with End speech
