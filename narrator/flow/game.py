@@ -350,12 +350,12 @@ class BaseGame:
                 return refused
         return None
 
-    def __deepcopy__(self, memo: dict) -> "BaseGame":
+    def __deepcopy__(self, memo: dict) -> BaseGame:
         """A copy that plays on alone (`first_refusal`). Shared, not copied: the variant (data no
-        game changes) and the phase machine, with every model it holds — the copy's own triggers
-        move the copy. Copied with it: the continuations a chain of deaths or last words waits to
-        run (`after_chain`, `after_last_words`), which are closures over this game — copied as
-        the plain functions they are, they would go on moving this one."""
+        game changes) and the phase machine with every game it holds (a copy of it was most of
+        the cost) — the copy's own triggers move the copy. Copied with it: a continuation a chain
+        of deaths waits to run (`after_chain`), a closure over this game; taken as `copy` takes a
+        function, whole, it would go on moving this game, not the copy."""
         machine = machine_for(type(self), self.variant.name)
         memo[id(machine)] = machine
         for trigger in machine.events.values():
