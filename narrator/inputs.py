@@ -225,6 +225,10 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
         if len(parts) != 1:
             raise InputError(f"{word} takes one seat: {word} 4", key="one_seat", command=word)
         return SEAT_COMMANDS[word](_int(parts[0], f"{word} seat"))
+    if word == "timeout" and rest.lower() == "count":
+        # the call's time is over at a scorer's table: "Stop." now, the count when his hands are in
+        # (the plain `timeout` after them) — what the live loop journals as the time ends
+        return Timeout(count_waits=True)
     if word in ("extend", "timeout"):
         if rest:
             # "extend 5" is no extension of 5 minutes: its length is the rule's, so say so

@@ -15,7 +15,6 @@ from collections import Counter
 from .flow.effects import Record, Reject, Say, Timer
 from .flow.events import Deal, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.days import Game
-from .flow.game import BaseGame
 from .protocol import entries, inputs_of
 from .rules.dealing import deal
 from .rules.roles import MAFIA, team_of
@@ -459,7 +458,7 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     scorer = scorer or ScorerTable(random.Random(hash(rng.getstate())), skill)
     scorer.reset(votes_on_phones)
     # a rule system with no window whose end the table hears (classic's "Stop.") has no call to check
-    calls = CallsHeard() if type(g).window_ends is not BaseGame.window_ends else None
+    calls = CallsHeard() if g.WINDOW_ENDS_HEARD else None
     started = g.start()
     protocol = entries(started, None)
     clock.timers(g, started, violations)

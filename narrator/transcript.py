@@ -47,5 +47,6 @@ def event_line(ev: Event, voice: Voice, variant: str) -> str:
     if isinstance(ev, (Foul, Disqualify, Defeat, Leave)):
         return f"{type(ev).__name__.lower()} {ev.seat}"
     if isinstance(ev, Timeout):
-        return "timeout"
+        # a scorer's table: the call's time is over, "Stop." is said, the count waits for his hands
+        return "timeout count" if ev.count_waits else "timeout"
     raise ValueError(f"no transcript line for {ev!r}")

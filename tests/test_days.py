@@ -43,3 +43,12 @@ def test_every_variant_names_a_day_procedure_that_exists(name):
 def test_an_unknown_day_procedure_is_named_in_the_error():
     with pytest.raises(ValueError, match="day_nowhere"):
         day_procedure("nowhere")
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_day_says_whether_the_table_hears_a_windows_end_and_only_such_a_day_ends_one(name):
+    """Classic alone calls each candidate and says "Stop." as his time ends (seed 004 §4.4); the
+    simulator and the live loop ask the day, not which methods it happens to override."""
+    cls = day_procedure(VARIANTS[name].day)
+    assert cls.WINDOW_ENDS_HEARD == (name == "classic")
+    assert cls.WINDOW_ENDS_HEARD == (cls.window_ends is not BaseGame.window_ends)

@@ -18,7 +18,6 @@ keeps one rule above all: at night, what a phone receives must not depend on the
 from __future__ import annotations
 
 import asyncio
-import copy
 import ipaddress
 import json
 import logging
@@ -885,14 +884,10 @@ class Hub:
             why, pairs = why_not()
             if why:
                 return self._host_hands_refused(conn, why)
-            # the game's own checks, every hand of the entry in turn on a copy of the game: the
-            # whole entry or nothing, and the reason the console would print for that hand
-            trial = copy.deepcopy(self.game)
-            for target, voters in pairs:
-                for voter in voters:
-                    refused = next((e for e in trial.apply(tap(target, voter)) if isinstance(e, Reject)), None)
-                    if refused is not None:
-                        return self._host_hands_refused(conn, "host_hands_refused", refused)
+            # the whole entry or nothing, with the reason the console would print for that hand
+            refused = self.game.first_refusal(tap(target, voter) for target, voters in pairs for voter in voters)
+            if refused is not None:
+                return self._host_hands_refused(conn, "host_hands_refused", refused)
             for target, voters in pairs:
                 for voter in voters:
                     if self.live.hand_call() != call:

@@ -28,6 +28,8 @@ class ClassicGame(BaseGame):
     FLOOR_STATES = ("speeches", "tie_speeches", "last_words")
     HOST_NOMINATE_STATES = ("speeches",)
     END_SPEECH_STATES = ("speeches", "tie_speeches")
+    # each candidate's call ends with "Stop." (seed 004 §4.4), where `vote_call = "each"`
+    WINDOW_ENDS_HEARD = True
 
     def init_day(self) -> None:
         self.opener: int | None = None

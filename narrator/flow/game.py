@@ -10,8 +10,10 @@ the same effects.
 
 from __future__ import annotations
 
+import copy
 from functools import cache
-from typing import Callable
+from types import CellType, FunctionType
+from typing import Callable, Iterable
 
 from transitions import Machine, State
 
@@ -219,6 +221,10 @@ class BaseGame:
     # rules in which a nomination and its withdrawal belong to the player who made it (seed 000:
     # one active nominee each, withdrawn by the nominator alone): the host screen must name him
     NOMINATOR_NAMED = False
+    # a day with windows whose end the table hears before anything in them is counted (classic's
+    # "Stop." after each candidate's call, seed 004 §4.4): only such a day ever `hears_window_end()`
+    # and takes `Timeout(count_waits=True)`, so only its calls have a "Stop." to check
+    WINDOW_ENDS_HEARD = False
 
     def host_offers(self) -> list[str]:
         """What of `day_offers()` the host screen can give in this very state, with End speech
@@ -326,6 +332,42 @@ class BaseGame:
                 Record({"type": "rejected", "event": event_to_dict(event), "reason": r.line, "args": r.params}),
             ]
         return self.out
+
+    def first_refusal(self, events: Iterable[Event]) -> Reject | None:
+        """Whether every one of `events`, applied in turn, would be taken: the first refusal
+        `apply` would give (the same line and args, so the same words the console prints for it),
+        or None. The game itself does not change and records nothing.
+
+        An entry that must be taken whole or not at all (the host screen's count: each hand a
+        `Tap`) needs this: a hand is judged on the game as the hands before it leave it — a seat's
+        second hand is a second vote, the count closes once every fist is down — and only the day
+        module's own code knows all of that. So the events are played on a copy; anything cheaper
+        would repeat every rule of every day here, and part from them the first time one changed."""
+        trial = copy.deepcopy(self)
+        for ev in events:
+            refused = next((e for e in trial.apply(ev) if isinstance(e, Reject)), None)
+            if refused is not None:
+                return refused
+        return None
+
+    def __deepcopy__(self, memo: dict) -> BaseGame:
+        """A copy that plays on alone (`first_refusal`). Shared, not copied: the variant (data no
+        game changes) and the phase machine with every game it holds (a copy of it was most of
+        the cost) — the copy's own triggers move the copy. Copied with it: a continuation a chain
+        of deaths waits to run (`after_chain`), a closure over this game; taken as `copy` takes a
+        function, whole, it would go on moving this game, not the copy."""
+        machine = machine_for(type(self), self.variant.name)
+        memo[id(machine)] = machine
+        for trigger in machine.events.values():
+            memo[id(trigger)] = trigger
+        memo[id(self.variant)] = self.variant
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        for value in vars(self).values():
+            if isinstance(value, FunctionType):
+                _copy_closure(value, memo)
+        twin.__dict__.update(copy.deepcopy(vars(self), memo))
+        return twin
 
     def _dispatch(self, ev: Event) -> None:
         t = type(ev)
@@ -888,6 +930,26 @@ class BaseGame:
         self._timer(None)
         self._say(line, seat=seat)
         self._eliminate([seat], "vote", then=self._go_night, moment="day")
+
+
+def _copy_closure(f: FunctionType, memo: dict) -> FunctionType:
+    """`f` with its closure's cells deep-copied under `memo` (`copy` takes a function as atomic):
+    a continuation that calls `self._go_night` calls the copy's."""
+    if id(f) in memo:
+        return memo[id(f)]
+    if not f.__closure__:
+        return f
+    twin = FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__,
+                        tuple(CellType() for _ in f.__closure__))
+    twin.__kwdefaults__ = f.__kwdefaults__
+    memo[id(f)] = twin  # before its cells: a closure may hold itself
+    for old, cell in zip(f.__closure__, twin.__closure__):
+        try:
+            value = old.cell_contents
+        except ValueError:
+            continue  # a name bound later in its function: nothing to copy yet
+        cell.cell_contents = _copy_closure(value, memo) if isinstance(value, FunctionType) else copy.deepcopy(value, memo)
+    return twin
 
 
 @cache
