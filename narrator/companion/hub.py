@@ -1213,8 +1213,9 @@ class Hub:
                 if self._last_reject is not None:
                     host[1].send(json.dumps({"t": "refused", "text": self._last_reject[1]}, ensure_ascii=False))
             elif host is None and source in (None, "companion") and queue and queue[0].event == ev:
-                # (the host's vote for a seat whose phone sent the same vote in the same instant is
-                # the host's: his phone's tap is the one the game answers next, refused or not)
+                # (his phone's tap and the host's press for him with the same vote in the same
+                # instant: this record is the one the session applies now; the other is answered
+                # when the game takes it — refused, as a second vote)
                 mine = True
                 p = queue.popleft()
                 if kind == "rejected" and self._last_reject is not None:

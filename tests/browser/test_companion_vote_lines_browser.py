@@ -76,10 +76,20 @@ def test_the_last_dead_who_decides_a_german_tie_reads_his_decision_not_a_vote():
             said = await tap(decider, 4)
             await t.settle()
             assert t.recorded("tie_break", "by", "seat") == [(10, 4)] and 4 not in game.alive
+            # his answer, on the screen his decision led to (the lynch, then the night): his ballot
+            # was gone the moment he decided, an answer kept for it would never be read
+            decided = "Du hast entschieden: Spieler 4 (Dora) wird gelyncht."
+            assert said == decided
+            await expect(decider.get_by_test_id("result")).to_have_text(decided)
+            assert "Deine Stimme" not in await decider.evaluate("() => document.body.innerText")
+            assert await decider.evaluate("() => document.documentElement.scrollWidth") <= SMALL["width"]
             await shot(decider, "de-tie-decider-after.png")
+            # on his phone alone: a voter's phone says nothing of it
+            assert "entschieden" not in await voter.evaluate("() => document.body.innerText")
             await shot(voter, "de-tie-voter-after.png")
-            print("decider's answer:", repr(said))
-            print("decider's page:", await decider.evaluate("() => document.body.innerText"))
+            # and no other phone got his answer: every other frame to them is the same
+            for seat, phone in phones.items():
+                assert not any(f["t"] == "ack" and "entschieden" in f.get("text", "") for _, f, _ in phone.frames), seat
 
     asyncio.run(main())
 
@@ -147,7 +157,7 @@ def test_the_hosts_vote_for_a_player_is_still_said_as_the_hosts_after_kill_9_and
                     await expect(table.pages[seat].get_by_test_id("own")).to_be_hidden()
                 assert await voter.evaluate("() => document.documentElement.scrollWidth") <= SMALL["width"]
             except BaseException:
-                print(table.narrator.text[-4000:] if table.narrator else "")
+                print(table.narrator.text[-4000:] if table.narrator else "")  # what the console said, for the failure
                 raise
             finally:
                 await table.close()
