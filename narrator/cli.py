@@ -818,7 +818,7 @@ def cmd_resume(args) -> int:
         first = live.start_effects()
         _resumed_shown(live, console, len(events), jpath)
         return asyncio.run(_run_live(live, first, [events[0]], args, console, journaled=True))
-    first = live.start_effects(replayed=events, timer_marks=contents.timer_marks)
+    first = live.start_effects(replayed=events, timer_marks=contents.timer_marks, by=contents.by)
     initial, journaled = [], False
     if live.game.state == "setup":
         # stopped before a deal was applied: nobody has seen a role yet, so deal now

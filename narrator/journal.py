@@ -262,6 +262,9 @@ class JournalContents:
     # a game begun without the companion whose phones joined at a resume: the number of inputs
     # played before they came (by hand until then, on the phones from then on); None: no such line
     companion_from: int | None = None
+    # whose each day vote was (event index -> "phone" or "host"): the voter's phone says "The host
+    # recorded it for you." after a resume too. An older journal has none: every vote its phone's
+    by: dict[int, str] = field(default_factory=dict)
 
     @property
     def timer_mark(self) -> tuple[int, float] | None:
@@ -317,8 +320,13 @@ class Journal:
             raise io_error(path, exc) from None
         return cls(path, fd)
 
-    def append(self, event: Event) -> None:
-        self._write({"t": round(time.time(), 3), "event": event_to_dict(event)})
+    def append(self, event: Event, by: str | None = None) -> None:
+        """`by`: a day vote's source, "phone" (the voter's own) or "host" (his screen, the console
+        for the voter). A day vote is public; a night tap never carries one."""
+        line = {"t": round(time.time(), 3), "event": event_to_dict(event)}
+        if by is not None:
+            line["by"] = by
+        self._write(line)
 
     def revealed(self, seat: int) -> None:
         """A seat has seen its role on the hot seat: a resume continues the reveal after it."""
@@ -449,7 +457,7 @@ def is_locked(path: Path) -> int | None:
 
 
 # ---------------------------------------------------------------------- reading
-_LINE_KINDS = ({"t", "event"}, {"t", "end"}, {"t", "revealed"}, {"t", "timer", "left"}, {"t", "companion"})
+_LINE_KINDS = ({"t", "event"}, {"t", "event", "by"}, {"t", "end"}, {"t", "revealed"}, {"t", "timer", "left"}, {"t", "companion"})
 
 
 def read(path: Path, salvage: bool = False) -> JournalContents:
@@ -563,6 +571,10 @@ def _body_line(obj, contents: JournalContents, n: int) -> Worded | None:
             event = event_from_dict(obj["event"])
         except (ValueError, TypeError, KeyError) as exc:
             return why("event", f"not a game event ({exc})", error=str(exc))
+        if "by" in obj:
+            if obj["by"] not in ("phone", "host"):
+                return why("by", "a damaged note of whose vote it was")
+            contents.by[len(contents.events)] = obj["by"]
         contents.events.append(event)
         contents.lines.append(n)
     return None

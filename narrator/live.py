@@ -167,6 +167,9 @@ class LiveSession:
         # after a resume: what the core recorded as the journal was replayed (the votes of the day so
         # far), for an adapter that shows what was recorded (a phone names its vote)
         self.replayed_records: list[dict] = []
+        # whose the day vote being applied is ("phone", "host"; None for any other input): the hub
+        # names it on the voter's phone, and the journal keeps it beside the vote (`_day_vote_by`)
+        self.vote_by: str | None = None
         # the night step whose time is running (a number per step opened), None between steps and
         # while a step's opening lines are still being said: a keypad line belongs to the step it
         # was typed in, and a late Enter must not become the next role's choice
@@ -329,7 +332,8 @@ class LiveSession:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
 
     # ------------------------------------------------------------------ running
-    def start_effects(self, replayed: list[Event] | None = None, timer_marks: dict[int, float] | None = None) -> list[Effect]:
+    def start_effects(self, replayed: list[Event] | None = None, timer_marks: dict[int, float] | None = None,
+                      by: dict[int, str] | None = None) -> list[Effect]:
         """Start the game, or rebuild it from journaled events (resume); returns what to show now.
         On a resume: "The game goes on where it stopped.", the lines that opened the running
         step ("The Sheriff wakes up…", "Player 3, you have a minute.") said again — the table
@@ -345,7 +349,8 @@ class LiveSession:
         minute. A vote's window is whole again: its call is said again, and hands go up on it. A night step starts again from full, whoever is awake: its length tells nothing.
         A day's clock held by a trial (hungariq) is held again with what its mark says it had: a
         resume in the middle of a trial gives the table what was left of its day, not a fresh one.
-        `timer_marks`: each timer's last mark (timer number → seconds left)."""
+        `timer_marks`: each timer's last mark (timer number → seconds left); `by`: whose each
+        day vote was (event index → "phone" or "host", the journal's note), on its vote record."""
         effects = self.session.start()
         if not replayed:
             return effects
@@ -358,7 +363,9 @@ class LiveSession:
         openings: dict[str, list[Say]] = {}  # the opening lines of each step of this phase so far
         for n, ev in enumerate(replayed, start=1):
             batch = self.session.feed(ev)
-            self.replayed_records.extend(e.entry for e in batch if isinstance(e, Record))
+            source = (by or {}).get(n - 1)
+            self.replayed_records.extend({**e.entry, "by": source} if source and e.entry.get("type") == "vote" else e.entry
+                                         for e in batch if isinstance(e, Record))
             if n == self.companion_from:
                 self.session.companion_joined()  # the inputs after this one were played with the phones
             since = 0  # where the running step's own lines begin in this batch
@@ -591,11 +598,25 @@ class LiveSession:
             self._apply(event, journaled=True)
 
     def _apply(self, event: Event, journaled: bool = False) -> None:
+        self.vote_by = self._day_vote_by(event)
         if self.journal is not None and not journaled:
             # on disk (fsynced) before it is applied: resume never loses it; when the write
             # fails this raises and the event is never applied
-            self.journal.append(event)
-        self._dispatch(self.session.feed(event))
+            self.journal.append(event, self.vote_by)
+        try:
+            self._dispatch(self.session.feed(event))
+        finally:
+            self.vote_by = None
+
+    def _day_vote_by(self, event: Event) -> str | None:
+        """Whose a day vote is: "phone" (the voter's own) or "host" (his screen, the console, a
+        typed hand), journaled with it so the voter's phone still says "The host recorded it for
+        you." after a resume. A day vote is public; a night tap is never marked — whose tap it
+        was would tell the sleeping table who is awake."""
+        g = self.game
+        if not isinstance(event, Tap) or g.state in ("setup", "night", "kamikaze", "over") or g.awaiting()[0] != "awaiting_votes":
+            return None
+        return "phone" if self.source == "companion" else "host"
 
     def _dispatch(self, effects: list[Effect], shared: bool = False) -> None:
         seats = _shared_answers(effects, self._step_players()) if shared else {}

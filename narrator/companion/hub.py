@@ -234,20 +234,22 @@ class Hub:
         self._offer_taken = -1  # the question's screen whose extension another input's request began
         self._host_pending: list[tuple[dict, Conn]] = []  # host-recorded votes on their way to the game
         self._voted: dict[int, int] = {}  # seat -> the screen (epoch) of its last day vote, from any input
-        # seat -> (screen, (target, answer), "phone" or "host"): the day vote the game recorded for
-        # it and whose it was — his phone's, or the host's (his screen, the console) for him. A
-        # phone's answer says this, whatever raced it: never a guess from the tap it answers
-        self._cast: dict[int, tuple[int, tuple, str]] = {}
-        # seat -> (the vote's round, the seat he voted for, his yes or no): his vote in the vote
-        # that runs, as the core recorded it (a raised hand typed as "yes" is the name called), for
-        # the line on his own phone that names it. A resumed game's votes come from its replay
-        self._given: dict[int, tuple[str, int | None, bool | None]] = {}
+        # seat -> (screen, (target, answer), "phone" or "host", decided): the day vote the game
+        # recorded for it on that screen and whose it was — his phone's, or the host's (his screen,
+        # the console) for him — and whether it was a dead decider's decision (grundregeln's
+        # tie-break, seed 003). The answer to his tap says this, whatever raced it: never a guess
+        # from the tap it answers
+        self._cast: dict[int, tuple[int, tuple, str, bool]] = {}
+        # seat -> (the vote's round, the seat he voted for, his yes or no, "phone" or "host"): his
+        # vote in the vote that runs, as the core recorded it (a raised hand typed as "yes" is the
+        # name called), and whose it was, for the line on his own phone that names it ("… The host
+        # recorded it for you."). Forgotten with the round, whose and all: a vote typed later on a
+        # screen that asks no vote never reads an earlier round's "host". A resumed game's votes
+        # come from its replay, whose from the journal's note (an older journal's: his phone's)
+        self._given: dict[int, tuple[str, int | None, bool | None, str]] = {}
         self._own_due: set[int] = set()  # seats whose own screen changed (his vote is in): sent alone
-        # the seats whose vote in the vote that runs the host recorded (his screen, the console): the
-        # line that names the vote on the voter's phone says so too, it is the only place it is said
-        self._given_by_host: set[int] = set()
         for entry in getattr(live, "replayed_records", ()):
-            self._note_vote(entry)
+            self._note_vote(entry, entry.get("by"))
         self._caption_before: str | None = None
         self._caption_paused: str | None = None  # the caption a pause covered: back at resume
         self._extend_mine = False  # the Extend being applied now is the phones' own
@@ -483,20 +485,20 @@ class Hub:
         given = self._given.get(seat)
         if given is None or seat in self._called_voters():
             return None
-        kind, target, answer = given
-        by_host = " " + self.word("voted_by_host") if seat in self._given_by_host else ""
+        kind, target, answer, by = given
+        by_host = " " + self.word("voted_by_host") if by == "host" else ""
         if target is not None:
             return self.word("voted_pointing" if kind == "pointing" else "voted_for", seat=self.seat_label(target)) + by_host
         key = {"support_vote": "voted_support_", "execution_vote": "voted_execution_", "all_leave": "voted_all_leave_"}
         return self.word(key.get(kind, "voted_") + ("yes" if answer else "no"), seat=self.seat_label(self._subject())) + by_host
 
-    def _note_vote(self, entry: dict) -> bool:
-        """Keep each seat's vote as the core recorded it; a new round or a new phase forgets them
-        (a Swedish re-vote gives every player his vote again). True when a seat's vote changed."""
+    def _note_vote(self, entry: dict, by: str | None) -> bool:
+        """Keep each seat's vote as the core recorded it, and whose it was (`by`: "host" when the
+        host recorded it for him); a new round or a new phase forgets them (a Swedish re-vote gives
+        every player his vote again). True when a seat's vote changed."""
         kind = entry.get("type")
         if kind in ("vote_open", "phase"):
             self._given.clear()
-            self._given_by_host.clear()
         elif kind == "vote" and _is_int(entry.get("voter")):
             target = entry.get("seat") if _is_int(entry.get("seat")) else None
             answer = {"yes": True, "no": False}.get(entry.get("answer"))
@@ -504,7 +506,7 @@ class Hub:
                 return False
             # classic's "should they all leave?" has no round of its own in the record: its answers are yes or no
             round_ = entry.get("round") or ("all_leave" if target is None else "vote")
-            self._given[entry["voter"]] = (str(round_), target, answer)
+            self._given[entry["voter"]] = (str(round_), target, answer, "host" if by == "host" else "phone")
             return True
         return False
 
@@ -1191,7 +1193,10 @@ class Hub:
             ev = entry.get("event", {})
             seat = ev.get("seat")
             queue = self.pending.get(seat) if isinstance(seat, int) else None
-            host = next((h for h in self._host_pending if h[0] == ev), None)
+            # the input being applied is the one whose source the session names: a phone's tap and the
+            # host's press for him with the same vote are told apart by it, not by which came first
+            source = getattr(self.live, "source", None)
+            host = next((h for h in self._host_pending if h[0] == ev), None) if source in (None, "companion-host") else None
             if host is not None:
                 self._host_pending.remove(host)
             mine = False  # this record is of the seat's own phone tap
@@ -1202,9 +1207,10 @@ class Hub:
                     self.caption = self._caption_before
                 if self._last_reject is not None:
                     host[1].send(json.dumps({"t": "refused", "text": self._last_reject[1]}, ensure_ascii=False))
-            elif host is None and queue and queue[0].event == ev:
-                # (the host's vote for a seat whose phone sent the same vote in the same instant is
-                # the host's: his phone's tap is the one the game answers next, refused or not)
+            elif host is None and source in (None, "companion") and queue and queue[0].event == ev:
+                # (his phone's tap and the host's press for him with the same vote in the same
+                # instant: this record is the one the session applies now; the other is answered
+                # when the game takes it — refused, as a second vote)
                 mine = True
                 p = queue.popleft()
                 if kind == "rejected" and self._last_reject is not None:
@@ -1224,14 +1230,14 @@ class Hub:
             if kind == "input" and ev.get("type") == "tap" and isinstance(seat, int) and self._day_vote_screen():
                 # a day vote, whoever typed or tapped it, on the screen it was made on
                 self._voted[seat] = self.epoch
-                self._cast[seat] = (self.epoch, self._hand(ev.get("target"), ev.get("answer")), "phone" if mine else "host")
-                (self._given_by_host.discard if mine else self._given_by_host.add)(seat)
+                by = getattr(self.live, "vote_by", None) or ("phone" if mine else "host")
+                self._cast[seat] = (self.epoch, self._hand(ev.get("target"), ev.get("answer")), by, self._deciding())
                 # the host's "waiting for" loses that voter now, not at the next screen (a day vote
                 # is public; a night tap never sends the host screen anything: its timing is secret)
                 self._hosts_due = True
             self._last_reject = None
             self._caption_before = None
-        elif self._note_vote(entry) and self._day_vote_screen():
+        elif self._note_vote(entry, getattr(self.live, "vote_by", None)) and self._day_vote_screen():
             # his own line names the vote now: his screen alone (a vote is public by day, and every
             # other phone's screen is as it was)
             self._own_due.add(entry["voter"])
@@ -1257,6 +1263,10 @@ class Hub:
         sig = self._sig
         return sig is not None and sig[5] == "awaiting_votes" and sig[0] not in ("night", "kamikaze")
 
+    def _deciding(self) -> bool:
+        """The last screen sent asked the last dead to decide a tie (grundregeln, seed 003)."""
+        return self._sig is not None and self._sig[0] == "tie_break"
+
     def _votes_cast_before(self) -> None:
         """A vote this hub meets half cast (a game resumed after a crash in the middle of it): each
         voter's phone shows the vote he made — his button marked, "your vote is in" — as before the
@@ -1267,8 +1277,10 @@ class Hub:
             if self._voted.get(seat) == self.epoch:
                 continue
             self._voted[seat] = self.epoch
-            text = self.vote_words((target, answer), True)
-            self._cast[seat] = (self.epoch, (target, answer), "phone")
+            # whose it was, from the journal's note ("The host recorded your vote: 6" after a resume too)
+            by = self._given[seat][3] if seat in self._given else "phone"
+            text = self.vote_words((target, answer), by != "host")
+            self._cast[seat] = (self.epoch, (target, answer), by, False)
             self._standing[seat] = (self.epoch, text, (target, answer))
             self._chosen[seat] = (self.epoch, _choice(target, answer))
 
@@ -1281,7 +1293,7 @@ class Hub:
         if not self.votes_on_phones or not self._day_vote_screen() or self.game.state == "night":
             return  # the screen the input was made on (the last one sent) was no day vote
         target, answer = self._hand(ev.get("target"), ev.get("answer"))
-        text = self.vote_words((target, answer), False)
+        text = self.vote_words((target, answer), False, self._deciding())
         self._standing[seat] = (self.epoch, text, (target, answer))
         self._chosen[seat] = (self.epoch, _choice(target, answer))
         # a living voter's badge names it as soon as the vote is recorded ("You voted for player 6."):
@@ -1299,12 +1311,16 @@ class Hub:
             return ballot[1][0], None
         return target, answer
 
-    def vote_words(self, cast: tuple, mine: bool) -> str:
+    def vote_words(self, cast: tuple, mine: bool, decided: bool = False) -> str:
         """A day vote as its voter's phone reads it: what the game counted ("Your vote: 6 (Bo)",
         «Ваш голос: да»), and whether the host recorded it for him ("The host recorded your vote:
         6 (Bo)"). Said from the game's record, so a phone and the host voting in the same instant
-        read what counts, not a guess from the tap being answered."""
+        read what counts, not a guess from the tap being answered. `decided`: the last dead's
+        decision of a tie (grundregeln, seed 003) — he did not vote, he named who is lynched:
+        "You decided: player 4 (Dora) is lynched." (the core refuses a decision for nobody)."""
         target, answer = cast
+        if decided and target is not None:
+            return self.word("decided_yours" if mine else "decided_by_host", seat=self.seat_label(target))
         what = self.seat_label(target) if target is not None else self.word("yes" if answer else "no")
         return self.word("vote_yours" if mine else "vote_by_host", choice=what)
 
@@ -1690,16 +1706,18 @@ class Hub:
         chosen = None  # the button the answer marks, when it is not the one tapped
         by_host = False
         cast = self._cast.get(seat) if vote else None
+        # the last dead's decision of a tie (seed 003): the lynch it decides ends the ballot at once
+        decided = cast is not None and cast[0] == epoch and cast[3]
         if cast is not None and cast[0] == epoch:
             # the vote the game recorded for him on this ballot says what counts. The host's for
             # him (a press in the same instant as his tap, or one the console typed) is his vote
             # whatever his tap was: his phone reads it and marks its button, not "already voted"
             # under a vote of his it never showed, nor a bare "Your vote is in." after ANSWER_WAIT
             if cast[2] == "host":
-                ok, text, chosen = cast[1] == (target, answer), self.vote_words(cast[1], False), _choice(*cast[1])
+                ok, text, chosen = cast[1] == (target, answer), self.vote_words(cast[1], False, cast[3]), _choice(*cast[1])
                 by_host = True
             elif ok or not answers:
-                ok, text = True, self.vote_words(cast[1], True)
+                ok, text = True, self.vote_words(cast[1], True, cast[3])
         standing = self._standing.get(seat)
         kept = night or vote or extension
         # his vote that counts is said once, in the line above the table ("You voted for player 7
@@ -1712,20 +1730,23 @@ class Hub:
             # screen, the refusal after it
             text = standing[1] + "\n" + text  # the answer on its own line, the refusal under it
         # the screen this tap was made on: a page drops an answer for any other screen. A request
-        # for the time extension is answered on the screen it led to, which every phone has by now
-        shown = self.epoch if extension else epoch if _is_int(epoch) else self.epoch
+        # for the time extension is answered on the screen it led to, which every phone has by now;
+        # so is the last dead's decision ("You decided: player 4 is lynched."), or his phone would
+        # never say it: his ballot is gone the moment he decides (public: the table hears the lynch)
+        shown = self.epoch if extension or decided else epoch if _is_int(epoch) else self.epoch
         if badge and ok:
             text = ""  # the badge says it
         frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": shown, "chosen": chosen}
         # with or without a line of its own (a vote taken, a tap at night the core never heard: their
         # "vote is in" / "tap is in"), the answer stands, and comes back after a reload like a checker's
-        if kept and not (not ok and standing is not None and standing[0] == self.epoch):
+        if kept and not decided and not (not ok and standing is not None and standing[0] == self.epoch):
             if night:
                 self.notes[seat] = {"t": "note", "ok": ok, "text": text, "epoch": frame["epoch"]}
             if ok:
                 self._standing[seat] = (frame["epoch"], text, (target, answer))  # the screen it answered, not the one now
-        if ok and reason is None:
+        if ok and reason is None and not decided:
             # every accepted tap, awake or asleep: a reload must not tell a sleeper from a checker
+            # (not a decision: it would mark his seat's button on the next screen, a night's grid)
             self._chosen[seat] = (frame["epoch"], _choice(target, answer))
         self._send(seat, frame, delay=loop.time() - arrived)
 
