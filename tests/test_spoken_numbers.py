@@ -34,7 +34,7 @@ def test_a_number_with_more_than_one_digit_is_said_in_words_too():
     ru = load_voice("ru")
     assert ru.render("foul", {"seat": 17, "n": 1}, spoken=True) == "Игрок семнадцать: фол номер один."
     assert ru.render("welcome", {"n": 27}, spoken=True) == "Добро пожаловать в Мафию. Игроков за столом: двадцать семь."
-    # the 7 of "7:30" is not a number of its own, and the screen keeps its digits
+    # the screen keeps its digits
     assert ru.render("foul", {"seat": 25, "n": 1}) == "Игрок 25: фол номер 1."
 
 
