@@ -181,16 +181,18 @@ class Voice:
         self.commands: dict[str, list[str]] = data.get("commands", {})
         self.hints: dict[str, list[str]] = data.get("command_hints", {})
         self.speech: dict = data.get("speech", {})
-        # [speech] said_numbers: a number the speech engine misreads as a digit, in the words it
-        # reads right (espeak-ng 1.51 says Russian "7" as «сейм» and "1" as «ойдин»)
-        self.said_numbers: dict[str, str] = {str(k): v for k, v in self.speech.get("said_numbers", {}).items()}
-        # [speech] said_feminine: the engine says a number in one gender only («один», «два»); before
-        # a noun of another gender (feminine_after: «рука», «минута», «ночь») the last word agrees:
-        # «одна рука», «две минуты», «двадцать одна секунда»
+        # [speech] said_tens, said_hundreds: the voice says every number of a spoken line in words
+        # (units from [numbers], tens and hundreds from these), as the engine misreads digits:
+        # espeak-ng 1.51 says Russian "7" as «сейм», "27" as «двадцать сейм», "25" as «двадцать
+        # пьять»; the screens keep the digits
+        self.said_tens: dict[int, str] = {int(k): v for k, v in self.speech.get("said_tens", {}).items()}
+        self.said_hundreds: dict[int, str] = {int(k): v for k, v in self.speech.get("said_hundreds", {}).items()}
+        self._units: dict[int, str] = {int(k): v[0] for k, v in data.get("numbers", {}).items() if v}
+        # [speech] said_feminine: before a noun of another gender (feminine_after: «рука», «минута»,
+        # «ночь») a number's last word agrees: «одна рука», «две минуты», «двадцать одна секунда»
         self.said_feminine: dict[int, str] = {int(k): v for k, v in self.speech.get("said_feminine", {}).items()}
         after = self.speech.get("feminine_after", [])
-        self._feminine = (re.compile(r"(?<![\w.,:])(\d+) (?=(?:" + "|".join(map(re.escape, after)) + r"))")
-                          if after and self.said_feminine else None)
+        self._feminine = re.compile(" (?:" + "|".join(map(re.escape, after)) + ")") if after else None
         # what the phone and host pages show: plain templates with {placeholders}, no plurals
         self.phone: dict[str, str] = data.get("phone", {})
         # what the console prints for whoever types at it (never spoken): the notes on a typed
@@ -224,20 +226,30 @@ class Voice:
         if spoken:
             template = self.spoken.get(line, template)
         text = self.fill(template, args, capital=not inside)
-        if spoken and self._feminine is not None:
-            text = self._feminine.sub(self._agreeing, text)
-        if spoken and self.said_numbers:
-            text = _WHOLE_NUMBER.sub(lambda m: self.said_numbers.get(m[0], m[0]), text)
+        if spoken and self.said_tens:
+            said = _WHOLE_NUMBER.sub(self._in_words, text)
+            # a line that opens with its number ("2 дня и 2 ночи…") still opens a sentence
+            text = said[0].upper() + said[1:] if text[:1].isdigit() and not inside else said
         return text
 
-    def _agreeing(self, m: re.Match) -> str:
-        """A number before a feminine noun, its last word agreeing (21 → "20 одна"; 11 and 12 have
-        no separate last word and are left to the engine)."""
-        n = int(m[1])
-        last = n % 10
-        if n % 100 in (11, 12) or last not in self.said_feminine:
-            return m[0]
-        return (f"{n - last} " if n - last else "") + self.said_feminine[last] + " "
+    def _in_words(self, m: re.Match) -> str:
+        """A number of a spoken line as the voice says it, its last word agreeing with a feminine
+        noun after it; one the words do not reach (a thousand or more) stays as it is."""
+        feminine = self._feminine is not None and self._feminine.match(m.string, m.end()) is not None
+        return self.said_in_words(int(m[0]), feminine) or m[0]
+
+    def said_in_words(self, n: int, feminine: bool = False) -> str | None:
+        """`n` in this language's words ("двадцать одна" for 21 hands), or None past its words."""
+        hundreds, rest = divmod(n, 100)
+        tens, units = divmod(rest, 10) if rest >= 20 else (0, rest)
+        if not 0 < n < 1000 or (hundreds and hundreds * 100 not in self.said_hundreds) \
+                or (tens and tens * 10 not in self.said_tens) or (units and units not in self._units):
+            return None
+        words = [self.said_hundreds[hundreds * 100]] if hundreds else []
+        words += [self.said_tens[tens * 10]] if tens else []
+        if units:
+            words.append(self.said_feminine.get(units, self._units[units]) if feminine else self._units[units])
+        return " ".join(words)
 
     def console_text(self, name: str, args: dict | None = None) -> str:
         """A [console] line of this language; text from people in `args` is put in as it is."""

@@ -399,7 +399,7 @@ class LiveSession:
                     self.told_tonight.append(e)
         if self.game.votes_on_phones:
             # the phones joined at this very resume: the vote that runs is called again as they take
-            # it («Rösta i mobilen. NU!»), not with the hands it was called with before
+            # it («Rösta i telefonen. NU!»), not with the hands it was called with before
             opening = [Say(s.line + PHONES, s.args) if s.line in PHONE_TWINS else s for s in opening]
         running = [*opening, last_timer] if last_timer and last_timer.name else []
         if self.game.window_over():

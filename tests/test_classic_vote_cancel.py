@@ -140,8 +140,8 @@ def test_the_report_names_todays_vote_or_the_next_days_in_every_language():
         "en": ("Today's vote is cancelled (a disqualification)", "The next vote, on day 2, is cancelled (a fourth foul)"),
         "ru": ("Голосование этого дня отменено (дисквалификация)", "Следующее голосование, в день 2, отменено (четвёртый фол)"),
         "de": ("Die Abstimmung dieses Tages entfällt (eine Disqualifikation)", "Die nächste Abstimmung, an Tag 2, entfällt (ein viertes Foul)"),
-        "sv": ("Dagens omröstning ställs in (en diskvalificering)", "Nästa omröstning, dag 2, ställs in (en fjärde varning)"),
-        "hu": ("A mai szavazás elmarad (kizárás)", "A következő, 2. napi szavazás elmarad (negyedik szabálytalanság)"),
+        "sv": ("Dagens röstning ställs in (en diskvalificering)", "Nästa röstning, dag 2, ställs in (en fjärde varning)"),
+        "hu": ("A mai szavazás elmarad (kizárás)", "A következő, 2. napi szavazás elmarad (negyedik figyelmeztetés)"),
     }
     for lang, (today, next_) in words.items():
         t = Table(lang=lang)

@@ -4,7 +4,7 @@ phone's countdown ends when the window does.
 Seed 000 Röstning: for each nominee the narrator says «De som vill rösta på … ska: räcka upp sin
 hand. NU!», and the hands go up on «NU!»; a late hand does not count. The window
 (`[timers] hand_vote`, 5 s) runs from the moment the call's last sample is heard, not from when it
-was queued (LiveSession). A phone table hears «Vem röstar på spelare 7? Rösta i mobilen. NU!»;
+was queued (LiveSession). A phone table hears «Vem röstar på spelare 7? Rösta i telefonen. NU!»;
 its phones show the buttons as soon as the call is queued, so they are there through the call
 and the 5 s after «NU!». What the phones were told of the time was the speaker's guess at that
 moment (a line still being rendered has only an estimate): the countdown could run out while

@@ -198,7 +198,7 @@ def test_the_server_tells_the_host_screen_which_buttons_the_rules_take_now(varia
 def test_a_hungarian_host_waits_for_the_speech_with_the_players_name_and_its_button():
     frame, _ = host_frames("classic", "hu")
     # after «Mire vár», inside its sentence: the seat with its article, in small letters
-    assert frame["awaiting"] == "az 1. játékos (Ann) felszólalásának vége (vagy: Beszéd vége)"
+    assert frame["awaiting"] == "az 1. játékos (Ann) felszólalásának vége (vagy: Felszólalás vége)"
 
 
 def test_a_hungariq_host_says_vad_alatt_as_the_phones_do():

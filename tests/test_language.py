@@ -168,7 +168,7 @@ def test_a_hungarian_line_puts_the_article_each_seat_is_read_with(seat):
     voice = load_voice("hu")
     line = voice.render("private_for", {"seat": seat})
     assert line == f"csak {HU_SEAT_ARTICLES[seat]} {seat}. helyen ülőnek:"
-    assert voice.render("reject_not_decider", {"speaker": seat}).startswith(f"Ezt a döntetlent csak {HU_SEAT_ARTICLES[seat]} {seat}. játékos")
+    assert voice.render("reject_not_decider", {"speaker": seat}).startswith(f"Ezt a szavazategyenlőséget csak {HU_SEAT_ARTICLES[seat]} {seat}. játékos, az utolsó halott")
     assert voice.config_text("named_twice", {"seat": seat}) == f"{HU_SEAT_ARTICLES[seat]} {seat}. helynek két neve van"
 
 

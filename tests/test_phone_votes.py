@@ -3,7 +3,7 @@
 Seed 000 calls the Swedish vote as a show of hands («räcka upp sin hand … NU!»), seed 001 the
 HungarIQ votes on a count of three, seed 003 has everyone point. Where the phones take the votes,
 the narrator calls the same vote at the same moment in the phones' words («Vem röstar på spelare
-7? Rösta i mobilen. NU!»), counts votes, not hands, and says nobody voted where nobody did — and a
+7? Rösta i telefonen. NU!»), counts votes, not hands, and says nobody voted where nobody did — and a
 table without phone votes still hears the hands. Only the words differ: who may vote, when, and
 what counts are the same game, live, resumed from the journal and read back from it."""
 
@@ -155,7 +155,7 @@ def test_a_swedish_vote_is_called_on_the_phones_or_by_hand_and_counted_alike(pho
     a refused "no", a late vote and the day with no vote in the phones' words; by hand, as ever."""
     s = session("sverige", "sv", SV_DEAL, phones)
     said = play(s, *SV_TO_VOTE)
-    call = "Vem röstar på spelare 7? Rösta i mobilen. NU!" if phones else "De som vill rösta på spelare 7 ska räcka upp sin hand. NU!"
+    call = "Vem röstar på spelare 7? Rösta i telefonen. NU!" if phones else "De som vill rösta på spelare 7 ska räcka upp sin hand. NU!"
     assert said[-1] == call
     said = play(s, "tap 6 nej", "tap 1 7", "tap 2 7", "timeout")
     assert said[0] == ("✗ Ingen röst på spelare 7: inget att räkna." if phones
@@ -167,7 +167,7 @@ def test_a_swedish_vote_is_called_on_the_phones_or_by_hand_and_counted_alike(pho
         play(s, "timeout")
     said = play(s, "say tre nominerar fem", "say fyra nominerar sex", "timeout", "timeout", "timeout", "say tack",
                 "say tack", "timeout", "tap 1 5")
-    assert said[-3:] == (["Spelare 5: 0 röster.", "Vem röstar på spelare 6? Rösta i mobilen. NU!",
+    assert said[-3:] == (["Spelare 5: 0 röster.", "Vem röstar på spelare 6? Rösta i telefonen. NU!",
                           "✗ För sent: rösterna på spelare 5 är redan räknade."] if phones
                          else ["Spelare 5: 0 röster.", "De som vill rösta på spelare 6 ska räcka upp sin hand. NU!",
                                "✗ För sent: händerna för spelare 5 är redan räknade."])
@@ -472,7 +472,7 @@ def test_votes_on_phones_without_the_companion_are_hands(tmp_path):
 def test_a_game_begun_by_hand_and_resumed_with_phones_takes_its_votes_on_them_from_there(tmp_path):
     """`narrator play` without phones, killed (kill -9) in the middle of a Swedish hand vote, then
     `narrator resume --companion`: the phones come to the table, so the vote that runs is called
-    again as they take it («Rösta i mobilen. NU!») and counted as votes. The journal notes where
+    again as they take it («Rösta i telefonen. NU!») and counted as votes. The journal notes where
     they joined: the report reads every line as the table heard it — the hands before, the phones
     after — and a plain `narrator resume` later comes back with the phones (README: After a crash)."""
     cfg = tmp_path / "club.toml"

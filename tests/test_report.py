@@ -131,7 +131,7 @@ def test_a_sverige_day_that_ends_with_nobody_nominated_says_there_is_no_vote(tmp
     assert "#   Ingen är nominerad: ingen hängs i dag." in path.read_text(encoding="utf-8")
     html = render(read_game(protocol_file(path, tmp_path)))
     day = html[html.index('id="day-2"'):html.index('id="night-2"')]
-    assert "Inga nomineringar: ingen omröstning" in day
+    assert "Inga nomineringar: ingen röstning" in day
     assert not re.search(r"Nominerade: *<", day) and 'class="vote"' not in day
 
 

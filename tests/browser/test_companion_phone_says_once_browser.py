@@ -80,7 +80,7 @@ VOTES = {
                  "Támogattad a vádat. Vádlott: 7 (Grace). A szavazatodat a játékvezető rögzítette."),
     "grundregeln": (("de", '1 = "mafia", 2 = "mafia", 3 = "mafia"'), german_pointing,
                     "Du hast auf Spieler 7 (Grace) gezeigt.",
-                    "Du hast auf Spieler 8 gezeigt. Die Spielleitung hat deine Stimme eingetragen."),
+                    "Du hast auf Spieler 8 gezeigt. Der Spielleiter hat deine Stimme eingetragen."),
 }
 
 
