@@ -535,15 +535,8 @@ def state_name(live) -> str:
     key = "state_" + g.state
     if key not in phone:
         return g.state
-    _, args = g.awaiting()
-    seat = args.get("seat")
-    if seat is None and "{seat}" in phone[key]:
-        # the name being called (a Swedish hand vote calls one nominee at a time, as the phones
-        # show it), else the lone nominee or accused
-        ballot = g.vote_choices()
-        named = ballot[1] if ballot and ballot[0] == "seat" and len(ballot[1]) == 1 else g.public_nominations()
-        seat = named[0] if len(named) == 1 else ""
-    elif seat is None:
+    seat = g.subject()
+    if seat is None:
         seat = ""
     return phone[key].format(seat=seat, winner=live.session.voice.winner(g.winner)).strip()
 

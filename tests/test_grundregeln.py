@@ -61,6 +61,23 @@ def test_a_final_tie_is_decided_by_the_player_who_died_last():
     assert (4, "vote") in t.eliminated()
 
 
+def test_status_during_a_tie_names_the_last_dead_who_decides():
+    """The console's `status` read «…az utolsó halott dönt: · 2. nap» — the decider was left out."""
+    from types import SimpleNamespace
+
+    from narrator.console import state_name
+
+    for lang, line in (("en", "A tie: player 8, who died last, decides"),
+                       ("hu", "Szavazategyenlőség – az utolsó halott dönt: 8")):
+        t = first_day(lang=lang)
+        t.do("timeout")
+        point(t, {1: 3, 2: 3, 3: 4, 4: 3, 5: 4, 6: 7, 7: 5})
+        t.do(*["say " + t.session.voice.commands["end_speech"][0]] * 2)
+        point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4})
+        assert t.game.state == "tie_break" and t.game.subject() == 8
+        assert state_name(SimpleNamespace(game=t.game, session=t.session)) == line
+
+
 def test_the_last_dead_who_left_the_table_unwell_is_not_asked_the_one_who_died_before_him_decides():
     # seed 003 «entscheidet bei einer Pattsituation der letzte Tote» — as a dead player the table can
     # still ask («So kann er im Zweifelsfall noch als letzter Toter befragt werden»). Seat 7 left

@@ -628,19 +628,10 @@ class Hub:
         return self.winner_text or self.word("winner_" + str(self.game.winner))
 
     def _subject(self):
-        """The one player the current day state is about (the accused, the called name, the
-        kamikaze, the decider), for state lines that name him; "" when there is none."""
-        g = self.game
-        kind, args = g.awaiting()
-        if "seat" in args:
-            return args["seat"]
-        if g.state == "tie_break" and args.get("seats"):
-            return args["seats"][0]
-        choices = g.vote_choices()
-        if choices and len(choices[1]) == 1:
-            return choices[1][0]
-        named = g.public_nominations()
-        return named[0] if len(named) == 1 else ""
+        """The one player the current day state is about (the game's `subject`), for state lines
+        that name him; "" when there is none."""
+        seat = self.game.subject()
+        return "" if seat is None else seat
 
     def _role_names(self, view: dict) -> dict[str, str] | None:
         if "roles" not in view:

@@ -291,6 +291,22 @@ class BaseGame:
         """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
         return None
 
+    def subject(self) -> int | None:
+        """The one player the day's state is about, for a line that names him: the speaker, the
+        accused, the name being called, the last dead who decides a tie (seed 003), the lone
+        nominee; None when the state is about nobody in particular. One answer for the phones,
+        the host screen and the console's `status`, so none of them names an empty seat."""
+        args = self.awaiting()[1]
+        if "seat" in args:
+            return args["seat"]
+        if self.state == "tie_break" and args.get("seats"):
+            return args["seats"][0]
+        choices = self.vote_choices()
+        if choices and len(choices[1]) == 1:
+            return choices[1][0]
+        named = self.public_nominations()
+        return named[0] if len(named) == 1 else None
+
     def hears_window_end(self) -> bool:
         """Whether the open window's end is news the table hears before anything in it is counted
         (classic's "Stop."): an adapter that keeps the count waiting for a scorer's typed hands
