@@ -229,6 +229,8 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
         # the call's time is over at a scorer's table: "Stop." now, the count when his hands are in
         # (the plain `timeout` after them) — what the live loop journals as the time ends
         return Timeout(count_waits=True)
+    if word == "timeout" and rest:
+        raise InputError("timeout takes nothing after it but count: timeout, or timeout count", key="timeout_after")
     if word in ("extend", "timeout"):
         if rest:
             # "extend 5" is no extension of 5 minutes: its length is the rule's, so say so

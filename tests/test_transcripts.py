@@ -71,8 +71,11 @@ def test_a_calls_end_is_one_line_anywhere_else_it_is_refused_and_changes_nothing
     voice = load_voice("en", "classic")
     assert parse_line("timeout count", voice) == parse_line("Timeout  COUNT  # Stop.", voice) == Timeout(count_waits=True)
     assert parse_line("timeout", voice) == Timeout()
-    with pytest.raises(InputError, match="timeout takes nothing after it"):
+    # the answer to a stray word after it names the one word that may follow
+    with pytest.raises(InputError, match="timeout takes nothing after it but count") as refused:
         parse_line("timeout 5", voice)
+    assert refused.value.worded.name == "input_timeout_after"
+    assert load_voice("hu").console["input_timeout_after"].startswith("a timeout után csak a count")
     # a speech has no call to stop, nor does a sverige table (seed 000 has no "Stop.")
     for variant, lines in (("classic", "say thank you\ntimeout count\n"), ("sverige", "timeout count\n")):
         config = parse_config(f'variant = "{variant}"\nlanguage = "en"\n[dealing]\nseed = 1\n', "t.toml")
