@@ -11,11 +11,12 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from functools import cache
 
 from .flow.effects import Record, Reject, Say, Timer
 from .flow.events import Deal, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.days import Game
-from .flow.game import BaseGame
+from .flow.game import BaseGame, machine_for
 from .protocol import entries, inputs_of
 from .rules.dealing import deal
 from .rules.roles import MAFIA, team_of
@@ -41,9 +42,19 @@ def defaults(variant: Variant) -> tuple[dict, dict]:
 IMMUTABLE = {"out", "variant", "rules", "timers", "role_counts", "steps", "n", "fixed_night_steps", "votes_on_phones"}
 
 
+@cache
+def machine_methods(cls: type, variant_name: str) -> frozenset[str]:
+    """The names the shared phase machine sets on every game it holds (its triggers and `is_`
+    tests): the same for the game's whole life, and their repr was a third of `snapshot`'s cost."""
+    m = machine_for(cls, variant_name)
+    return frozenset({"trigger", "may_trigger"} | {n for e in m.events for n in (e, "may_" + e)}
+                     | {"is_" + s for s in m.states})
+
+
 def snapshot(g) -> dict:
     """Everything that makes up the game's state, to prove a refused input changed nothing."""
-    state = {k: repr(v) for k, v in vars(g).items() if k not in IMMUTABLE}
+    skip = IMMUTABLE | machine_methods(type(g), g.variant.name)
+    state = {k: repr(v) for k, v in vars(g).items() if k not in skip}
     state["seats"] = tuple((st.role, st.alive, st.fouls, st.skip_next_speech, st.lover, st.kamikaze, st.pardoned)
                            for st in g.seats.values())
     return state
@@ -158,13 +169,16 @@ class RandomPlayer:
     def pick(self, g, voter: int | None, options: list[int]) -> int:
         r = self.rng
         if voter is not None and options:
-            bad = [o for o in options if team_of(g.role(o)) == MAFIA]
-            good = [o for o in options if team_of(g.role(o)) != MAFIA]
+            # a draw is made whenever the side has someone to choose, even at skill 0: the games
+            # of a seed stay the same games
             if team_of(g.role(voter)) == MAFIA:
+                good = [o for o in options if team_of(g.role(o)) != MAFIA]
                 if good and r.random() < 0.9:
                     return r.choice(good)
-            elif bad and r.random() < self.skill:
-                return r.choice(bad)
+            else:
+                bad = [o for o in options if team_of(g.role(o)) == MAFIA]
+                if bad and r.random() < self.skill:
+                    return r.choice(bad)
         return r.choice(options)
 
     def judge(self, g, voter: int, accused: int | None) -> bool:
@@ -467,6 +481,7 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     dealt = g.apply(Deal(tuple(sorted(roles.items()))))
     clock.timers(g, dealt, violations)
     protocol += entries(dealt, None)
+    keep = sink is not None or check_replay  # the protocol is built only for whoever reads it
     for _ in range(MAX_EVENTS):
         if g.state == "over":
             break
@@ -487,34 +502,50 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
             if calls and scorer.stops(g, ev):
                 ev = Timeout(count_waits=True)
         # one the referee removed tonight, or who left the table, acts no more from that moment
-        alive = {s for s in g.alive if not g.gone_tonight(s)} | ({g.speaker} if g.state == "last_words" else set())
+        # (asked only when someone is gone tonight: this runs before every input)
+        alive = set(g.alive)
+        if g.leaving or g.removed_tonight:
+            alive = {s for s in alive if not g.gone_tonight(s)}
+        if g.state == "last_words":
+            alive.add(g.speaker)
         clock.passes(ev)
         effects = g.apply(ev)
         clock.timers(g, effects, violations)
+        dawn = False
+        spoken, timed = [], []  # the durations said, and the timers' lengths, in order
         for e in effects:
-            if isinstance(e, Record):
-                t = e.entry["type"]
-                if t in ACTS and e.entry[ACTS[t]] is not None and e.entry[ACTS[t]] not in alive:
-                    violations.append(f"dead seat {e.entry[ACTS[t]]} acted: {e.entry}")
+            kind = type(e)
+            if kind is Record:
+                entry = e.entry
+                t = entry["type"]
+                if t in ACTS and entry[ACTS[t]] is not None and entry[ACTS[t]] not in alive:
+                    violations.append(f"dead seat {entry[ACTS[t]]} acted: {entry}")
                 elif t == "eliminated":
-                    alive.discard(e.entry["seat"])
-                elif t == "shot" and "saved_by_sarika" not in e.entry:
-                    final = {tuple(v)[-1] if v else None for v in e.entry["shooters"].values()}
+                    alive.discard(entry["seat"])
+                elif t == "shot" and "saved_by_sarika" not in entry:
+                    final = {tuple(v)[-1] if v else None for v in entry["shooters"].values()}
                     agreed = final.pop() if len(final) == 1 else None
-                    if len(e.entry["shooters"]) > 0 and agreed != e.entry["seat"]:
-                        violations.append(f"a shot did not follow the shooters' last choices: {e.entry}")
-        if g.state not in ("over", "kamikaze") and any(isinstance(e, Record) and e.entry.get("phase") == "day" for e in effects):
+                    if len(entry["shooters"]) > 0 and agreed != entry["seat"]:
+                        violations.append(f"a shot did not follow the shooters' last choices: {entry}")
+                elif entry.get("phase") == "day":
+                    dawn = True
+            elif kind is Say:
+                if "time" in e.args:
+                    spoken.append(e.args["time"])
+            elif kind is Timer and e.name:
+                timed.append(e.seconds)
+        if dawn and g.state not in ("over", "kamikaze"):
             won = g.win_now("dawn")  # the win is checked at every dawn, deaths or not
             if won:
                 violations.append(f"a dawn did not end a game {won} had won")
-        spoken = [e.args["time"] for e in effects if isinstance(e, Say) and "time" in e.args]
-        if spoken and spoken != [e.seconds for e in effects if isinstance(e, Timer) and e.name][-len(spoken):]:
+        if spoken and spoken != timed[-len(spoken):]:
             violations.append(f"a spoken duration {spoken} is not the timer's: {effects}")
         if calls:
             calls.heard(g, effects, violations)
             if not isinstance(effects[0], Reject):
                 scorer.heard(g, ev, violations)
-        protocol += entries(effects, None)
+        if keep:
+            protocol += entries(effects, None)
     else:
         violations.append("a game did not end")
     if calls:
