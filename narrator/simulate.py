@@ -103,10 +103,11 @@ class DayClock:
 
     def timers(self, g, effects: list, violations: list[str]) -> None:
         for e in effects:
-            if isinstance(e, Record) and e.entry.get("type") == "phase" and e.entry.get("phase") == "night":
-                self.clock = self.held = self.left = None  # the night forgets the day
-            if isinstance(e, Timer):
+            kind = type(e)
+            if kind is Timer:
                 self._timer(g, e, violations)
+            elif kind is Record and e.entry.get("phase") == "night":
+                self.clock = self.held = self.left = None  # the night forgets the day
         self._state(g, violations)
 
     def _timer(self, g, t: Timer, violations: list[str]) -> None:
@@ -166,20 +167,26 @@ class RandomPlayer:
         # the mafia always know whom to vote against. It models a table's detective strength.
         self.skill = skill
 
-    def pick(self, g, voter: int | None, options: list[int]) -> int:
+    def pick(self, g, voter: int | None, options: list[int], sides: tuple[list[int], list[int]] | None = None) -> int:
+        """`sides`: `self.sides(g, options)`, where the caller picks for many voters from the same
+        options (a classic call asks every waiting fist)."""
         r = self.rng
         if voter is not None and options:
-            # a draw is made whenever the side has someone to choose, even at skill 0: the games
-            # of a seed stay the same games
+            bad, good = sides or self.sides(g, options)
             if team_of(g.role(voter)) == MAFIA:
-                good = [o for o in options if team_of(g.role(o)) != MAFIA]
                 if good and r.random() < 0.9:
                     return r.choice(good)
-            else:
-                bad = [o for o in options if team_of(g.role(o)) == MAFIA]
-                if bad and r.random() < self.skill:
-                    return r.choice(bad)
+            elif bad and r.random() < self.skill:  # drawn even at skill 0: a seed plays the same games
+                return r.choice(bad)
         return r.choice(options)
+
+    @staticmethod
+    def sides(g, options: list[int]) -> tuple[list[int], list[int]]:
+        """The mafiosi among the options, and the others, each in the options' order."""
+        bad, good = [], []
+        for o in options:
+            (bad if team_of(g.role(o)) == MAFIA else good).append(o)
+        return bad, good
 
     def judge(self, g, voter: int, accused: int | None) -> bool:
         """A yes/no on the accused: informed by skill for the town, by knowledge for the mafia."""
@@ -216,7 +223,8 @@ class RandomPlayer:
             # seed 004 §4.4: a fist goes down when his candidate is called; the others wait for theirs
             waiting = [s for s in alive if s not in g.votes]
             current = g.candidates[g.calling]
-            willing = [s for s in waiting if self.pick(g, s, g.candidates) == current]
+            sides = self.sides(g, g.candidates)
+            willing = [s for s in waiting if self.pick(g, s, g.candidates, sides) == current]
             if willing and r.random() < 0.93:
                 return Tap(r.choice(willing), current)
             return Timeout()
