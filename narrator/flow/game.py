@@ -150,6 +150,13 @@ class BaseGame:
             return st.lover is not None
         return st.role == role
 
+    def with_roles(self, seats: list[int], roles: tuple[str, ...]) -> list[int]:
+        """The seats that have any of the roles (`has_role` of each, in one pass: a night asks
+        it for every step and every seat)."""
+        plain = [r for r in roles if r != "lover"]
+        lovers = len(plain) < len(roles)
+        return [s for s in seats if self.seats[s].role in plain or (lovers and self.seats[s].lover is not None)]
+
     def awake_seats(self) -> list[int]:
         """The living seats whose role acts in this night step. SECRET: never send it anywhere."""
         if self.step is None:
@@ -559,7 +566,7 @@ class BaseGame:
             if step.action == "identify":
                 self._awake = list(self.alive)
             else:
-                self._awake = [s for s in self.alive if any(self.has_role(s, r) for r in step.actors)]
+                self._awake = self.with_roles(self.alive, step.actors)
             args = {"seats": list(self.alive)} if step.action == "mafia_vote" else {}
             if step.action in CHOICES:
                 # the list is read out with its numbers: a keypad or console answers with one
@@ -594,7 +601,12 @@ class BaseGame:
         """Whether `role` was dealt in this game (the table knows the setup), its player dead or alive."""
         if role == "lover":
             return any(st.lover for st in self.seats.values())
-        return bool(self.role_counts.get(role)) or any(st.role == role for st in self.seats.values())
+        if self.role_counts.get(role):
+            return True
+        for st in self.seats.values():  # a plain loop: asked for every step of every night
+            if st.role == role:
+                return True
+        return False
 
     def _step_complete(self) -> bool:
         step = self.step
