@@ -43,17 +43,19 @@ IMMUTABLE = {"out", "variant", "rules", "timers", "role_counts", "steps", "n", "
 
 
 @cache
-def machine_methods(cls: type, variant_name: str) -> frozenset[str]:
-    """The names the shared phase machine sets on every game it holds (its triggers and `is_`
-    tests): the same for the game's whole life, and their repr was a third of `snapshot`'s cost."""
+def unseen(cls: type, variant_name: str) -> frozenset[str]:
+    """What `snapshot` need not repr: the IMMUTABLE, the seats (compared field by field below:
+    the dict's repr is only the Seat objects' addresses), and the names the shared phase machine
+    sets on every game it holds (its triggers and `is_` tests, the same for the game's whole
+    life) — their repr was half of `snapshot`'s cost, and it runs twice for every refused input."""
     m = machine_for(cls, variant_name)
-    return frozenset({"trigger", "may_trigger"} | {n for e in m.events for n in (e, "may_" + e)}
+    return frozenset(IMMUTABLE | {"seats", "trigger", "may_trigger"} | {n for e in m.events for n in (e, "may_" + e)}
                      | {"is_" + s for s in m.states})
 
 
 def snapshot(g) -> dict:
     """Everything that makes up the game's state, to prove a refused input changed nothing."""
-    skip = IMMUTABLE | machine_methods(type(g), g.variant.name)
+    skip = unseen(type(g), g.variant.name)
     state = {k: repr(v) for k, v in vars(g).items() if k not in skip}
     state["seats"] = tuple((st.role, st.alive, st.fouls, st.skip_next_speech, st.lover, st.kamikaze, st.pardoned)
                            for st in g.seats.values())
@@ -169,24 +171,25 @@ class RandomPlayer:
 
     def pick(self, g, voter: int | None, options: list[int], sides: tuple[list[int], list[int]] | None = None) -> int:
         """`sides`: `self.sides(g, options)`, where the caller picks for many voters from the same
-        options (a classic call asks every waiting fist)."""
+        options (a classic call asks every waiting fist); else only the side a voter draws from is
+        sorted out."""
         r = self.rng
         if voter is not None and options:
-            bad, good = sides or self.sides(g, options)
             if team_of(g.role(voter)) == MAFIA:
+                good = sides[1] if sides else [o for o in options if team_of(g.role(o)) != MAFIA]
                 if good and r.random() < 0.9:
                     return r.choice(good)
-            elif bad and r.random() < self.skill:  # drawn even at skill 0: a seed plays the same games
-                return r.choice(bad)
+            else:
+                bad = sides[0] if sides else [o for o in options if team_of(g.role(o)) == MAFIA]
+                if bad and r.random() < self.skill:  # drawn even at skill 0: a seed plays the same games
+                    return r.choice(bad)
         return r.choice(options)
 
     @staticmethod
     def sides(g, options: list[int]) -> tuple[list[int], list[int]]:
         """The mafiosi among the options, and the others, each in the options' order."""
-        bad, good = [], []
-        for o in options:
-            (bad if team_of(g.role(o)) == MAFIA else good).append(o)
-        return bad, good
+        bad = [o for o in options if team_of(g.role(o)) == MAFIA]
+        return bad, [o for o in options if o not in bad]
 
     def judge(self, g, voter: int, accused: int | None) -> bool:
         """A yes/no on the accused: informed by skill for the town, by knowledge for the mafia."""
