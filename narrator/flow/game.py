@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Callable
 
+from transitions import Event as Edge
 from transitions import Machine, State
 
 from ..rules import wins
@@ -902,13 +903,45 @@ class BaseGame:
         self._eliminate([seat], "vote", then=self._go_night, moment="day")
 
 
+class PhaseChange(Edge):
+    """A trigger of the phase graph (`to_night()` …). Every edge of it is a plain change of state —
+    no callback, condition or queue anywhere (`PhaseMachine.plain`) — so where transitions would
+    build its event data and run its empty callback chains (a quarter of the core's time in a
+    simulated game) the state is set here: the same state, and the same MachineError from
+    transitions itself for an edge that does not leave the current state."""
+
+    def trigger(self, model, *args, **kwargs):
+        edges = self.transitions.get(model.state)
+        if edges and self.machine.plain:
+            model.state = edges[0].dest
+            return True
+        return super().trigger(model, *args, **kwargs)
+
+
+class PhaseMachine(Machine):
+    event_cls = PhaseChange
+
+    def __init__(self, cls: type, **kwargs):
+        super().__init__(**kwargs)
+        # what PhaseChange's shortcut leaves out must be absent: callbacks of the machine, its
+        # states or its edges, conditions, a queue, and on_enter_/on_exit_ methods of the game
+        # class, which transitions would make state callbacks as each game is added
+        self.plain = not (
+            self.has_queue or self.prepare_event or self.before_state_change or self.after_state_change
+            or self.finalize_event or self.on_exception or getattr(self, "on_final", None)
+            or any(st.on_enter or st.on_exit or getattr(st, "final", False) for st in self.states.values())
+            or any(e.prepare or e.conditions or e.before or e.after
+                   for ev in self.events.values() for es in ev.transitions.values() for e in es)
+            or any(name.startswith(("on_enter_", "on_exit_")) for name in dir(cls)))
+
+
 @cache
 def machine_for(cls: type, variant_name: str) -> Machine:
     states = list(BASE_STATES) + list(cls.DAY_STATES)
     transitions = [dict(trigger="to_" + s, source="*", dest=s) for s in ("night", "last_words", "kamikaze", "over")]
     transitions += [dict(trigger=t, source=list(src) if not isinstance(src, str) else src, dest=d) for t, src, d in cls.DAY_TRANSITIONS]
-    return Machine(model=None, states=[State(s) for s in states], transitions=transitions, initial="setup",
-                   auto_transitions=False, send_event=False)
+    return PhaseMachine(cls, model=None, states=[State(s) for s in states], transitions=transitions, initial="setup",
+                        auto_transitions=False, send_event=False)
 
 
 __all__ = ["BaseGame", "Refused", "TOWN", "MAFIA"]
