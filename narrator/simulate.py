@@ -14,9 +14,10 @@ from collections import Counter
 from functools import cache
 
 from .flow.effects import Record, Reject, Say, Timer
+from .flow.game import machine_for
 from .flow.events import Deal, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.days import Game
-from .flow.game import BaseGame, machine_for
+from .flow.game import BaseGame
 from .protocol import entries, inputs_of
 from .rules.dealing import deal
 from .rules.roles import MAFIA, team_of
