@@ -11,8 +11,10 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from functools import cache
 
 from .flow.effects import Record, Reject, Say, Timer
+from .flow.game import machine_for
 from .flow.events import Deal, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.days import Game
 from .protocol import entries, inputs_of
@@ -40,9 +42,21 @@ def defaults(variant: Variant) -> tuple[dict, dict]:
 IMMUTABLE = {"out", "variant", "rules", "timers", "role_counts", "steps", "n", "fixed_night_steps", "votes_on_phones"}
 
 
+@cache
+def unseen(cls: type, variant_name: str) -> frozenset[str]:
+    """What `snapshot` need not repr: the IMMUTABLE, the seats (compared field by field below:
+    the dict's repr is only the Seat objects' addresses), and the names the shared phase machine
+    sets on every game it holds (its triggers and `is_` tests, the same for the game's whole
+    life) — their repr was half of `snapshot`'s cost, and it runs twice for every refused input."""
+    m = machine_for(cls, variant_name)
+    return frozenset(IMMUTABLE | {"seats", "trigger", "may_trigger"} | {n for e in m.events for n in (e, "may_" + e)}
+                     | {"is_" + s for s in m.states})
+
+
 def snapshot(g) -> dict:
     """Everything that makes up the game's state, to prove a refused input changed nothing."""
-    state = {k: repr(v) for k, v in vars(g).items() if k not in IMMUTABLE}
+    skip = unseen(type(g), g.variant.name)
+    state = {k: repr(v) for k, v in vars(g).items() if k not in skip}
     state["seats"] = tuple((st.role, st.alive, st.fouls, st.skip_next_speech, st.lover, st.kamikaze, st.pardoned)
                            for st in g.seats.values())
     return state
@@ -91,10 +105,11 @@ class DayClock:
 
     def timers(self, g, effects: list, violations: list[str]) -> None:
         for e in effects:
-            if isinstance(e, Record) and e.entry.get("type") == "phase" and e.entry.get("phase") == "night":
-                self.clock = self.held = self.left = None  # the night forgets the day
-            if isinstance(e, Timer):
+            kind = type(e)
+            if kind is Timer:
                 self._timer(g, e, violations)
+            elif kind is Record and e.entry.get("phase") == "night":
+                self.clock = self.held = self.left = None  # the night forgets the day
         self._state(g, violations)
 
     def _timer(self, g, t: Timer, violations: list[str]) -> None:
@@ -154,17 +169,27 @@ class RandomPlayer:
         # the mafia always know whom to vote against. It models a table's detective strength.
         self.skill = skill
 
-    def pick(self, g, voter: int | None, options: list[int]) -> int:
+    def pick(self, g, voter: int | None, options: list[int], sides: tuple[list[int], list[int]] | None = None) -> int:
+        """`sides`: `self.sides(g, options)`, where the caller picks for many voters from the same
+        options (a classic call asks every waiting fist); else only the side a voter draws from is
+        sorted out."""
         r = self.rng
         if voter is not None and options:
-            bad = [o for o in options if team_of(g.role(o)) == MAFIA]
-            good = [o for o in options if team_of(g.role(o)) != MAFIA]
             if team_of(g.role(voter)) == MAFIA:
+                good = sides[1] if sides else [o for o in options if team_of(g.role(o)) != MAFIA]
                 if good and r.random() < 0.9:
                     return r.choice(good)
-            elif bad and r.random() < self.skill:
-                return r.choice(bad)
+            else:
+                bad = sides[0] if sides else [o for o in options if team_of(g.role(o)) == MAFIA]
+                if bad and r.random() < self.skill:  # drawn even at skill 0: a seed plays the same games
+                    return r.choice(bad)
         return r.choice(options)
+
+    @staticmethod
+    def sides(g, options: list[int]) -> tuple[list[int], list[int]]:
+        """The mafiosi among the options, and the others, each in the options' order."""
+        bad = [o for o in options if team_of(g.role(o)) == MAFIA]
+        return bad, [o for o in options if o not in bad]
 
     def judge(self, g, voter: int, accused: int | None) -> bool:
         """A yes/no on the accused: informed by skill for the town, by knowledge for the mafia."""
@@ -201,7 +226,8 @@ class RandomPlayer:
             # seed 004 §4.4: a fist goes down when his candidate is called; the others wait for theirs
             waiting = [s for s in alive if s not in g.votes]
             current = g.candidates[g.calling]
-            willing = [s for s in waiting if self.pick(g, s, g.candidates) == current]
+            sides = self.sides(g, g.candidates)
+            willing = [s for s in waiting if self.pick(g, s, g.candidates, sides) == current]
             if willing and r.random() < 0.93:
                 return Tap(r.choice(willing), current)
             return Timeout()
@@ -429,7 +455,7 @@ class CallsHeard:
 
     def heard(self, g, effects: list, violations: list[str]) -> None:
         for e in effects:
-            if not isinstance(e, Say):
+            if type(e) is not Say:
                 continue
             if e.line in ("vote_call", "vote_call_last"):
                 if self.open:
@@ -455,7 +481,9 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     clock = clock or DayClock(random.Random(0))
     clock.reset()
     # its own stream, drawn from where the game's stands without moving it
-    scorer = scorer or ScorerTable(random.Random(hash(rng.getstate())), skill)
+    # seeded from the generator's ints alone: its state ends in None, and None's hash is its
+    # address, so the whole state gave a different scorer, and other games, run after run
+    scorer = scorer or ScorerTable(random.Random(hash(rng.getstate()[1])), skill)
     scorer.reset(votes_on_phones)
     # a rule system with no window whose end the table hears (classic's "Stop.") has no call to check
     calls = CallsHeard() if g.WINDOW_ENDS_HEARD else None
@@ -466,6 +494,9 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     dealt = g.apply(Deal(tuple(sorted(roles.items()))))
     clock.timers(g, dealt, violations)
     protocol += entries(dealt, None)
+    # what the game did, for the replay check: the protocol is a function of these effects, so
+    # comparing them is comparing the protocols, without writing the replay's out
+    played = started + dealt if check_replay else None
     for _ in range(MAX_EVENTS):
         if g.state == "over":
             break
@@ -486,34 +517,52 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
             if calls and scorer.stops(g, ev):
                 ev = Timeout(count_waits=True)
         # one the referee removed tonight, or who left the table, acts no more from that moment
-        alive = {s for s in g.alive if not g.gone_tonight(s)} | ({g.speaker} if g.state == "last_words" else set())
+        # (asked only when someone is gone tonight: this runs before every input)
+        alive = set(g.alive)
+        if g.leaving or g.removed_tonight:
+            alive = {s for s in alive if not g.gone_tonight(s)}
+        if g.state == "last_words":
+            alive.add(g.speaker)
         clock.passes(ev)
         effects = g.apply(ev)
         clock.timers(g, effects, violations)
+        dawn = False
+        spoken, timed = [], []  # the durations said, and the timers' lengths, in order
         for e in effects:
-            if isinstance(e, Record):
-                t = e.entry["type"]
-                if t in ACTS and e.entry[ACTS[t]] is not None and e.entry[ACTS[t]] not in alive:
-                    violations.append(f"dead seat {e.entry[ACTS[t]]} acted: {e.entry}")
+            kind = type(e)
+            if kind is Record:
+                entry = e.entry
+                t = entry["type"]
+                if t in ACTS and entry[ACTS[t]] is not None and entry[ACTS[t]] not in alive:
+                    violations.append(f"dead seat {entry[ACTS[t]]} acted: {entry}")
                 elif t == "eliminated":
-                    alive.discard(e.entry["seat"])
-                elif t == "shot" and "saved_by_sarika" not in e.entry:
-                    final = {tuple(v)[-1] if v else None for v in e.entry["shooters"].values()}
+                    alive.discard(entry["seat"])
+                elif t == "shot" and "saved_by_sarika" not in entry:
+                    final = {tuple(v)[-1] if v else None for v in entry["shooters"].values()}
                     agreed = final.pop() if len(final) == 1 else None
-                    if len(e.entry["shooters"]) > 0 and agreed != e.entry["seat"]:
-                        violations.append(f"a shot did not follow the shooters' last choices: {e.entry}")
-        if g.state not in ("over", "kamikaze") and any(isinstance(e, Record) and e.entry.get("phase") == "day" for e in effects):
+                    if len(entry["shooters"]) > 0 and agreed != entry["seat"]:
+                        violations.append(f"a shot did not follow the shooters' last choices: {entry}")
+                elif entry.get("phase") == "day":
+                    dawn = True
+            elif kind is Say:
+                if "time" in e.args:
+                    spoken.append(e.args["time"])
+            elif kind is Timer and e.name:
+                timed.append(e.seconds)
+        if dawn and g.state not in ("over", "kamikaze"):
             won = g.win_now("dawn")  # the win is checked at every dawn, deaths or not
             if won:
                 violations.append(f"a dawn did not end a game {won} had won")
-        spoken = [e.args["time"] for e in effects if isinstance(e, Say) and "time" in e.args]
-        if spoken and spoken != [e.seconds for e in effects if isinstance(e, Timer) and e.name][-len(spoken):]:
+        if spoken and spoken != timed[-len(spoken):]:
             violations.append(f"a spoken duration {spoken} is not the timer's: {effects}")
         if calls:
             calls.heard(g, effects, violations)
             if not isinstance(effects[0], Reject):
                 scorer.heard(g, ev, violations)
-        protocol += entries(effects, None)
+        if sink is not None:
+            protocol += entries(effects, None)
+        if played is not None:
+            played += effects
     else:
         violations.append("a game did not end")
     if calls:
@@ -521,15 +570,22 @@ def play_one(variant: Variant, rng: random.Random, rules: dict, timers: dict, se
     g.close()
     if sink is not None:
         sink(protocol)
-    if check_replay:
+    if played is not None:
         h = Game(variant, rules, timers, seats, roles=counts, votes_on_phones=votes_on_phones)
-        again = entries(h.start(), None)
-        for ev in inputs_of(protocol):
-            again += entries(h.apply(ev), None)
+        again = list(h.start())
+        # the inputs as the protocol writes them and reads them back
+        for ev in inputs_of(e.entry for e in played if type(e) is Record):
+            again += h.apply(ev)
         h.close()
-        if [e for e in again if e["type"] != "rejected"] != [e for e in protocol if e["type"] != "rejected"]:
+        if taken(again) != taken(played):
             violations.append("the protocol did not replay to the same game")
     return g
+
+
+def taken(effects: list) -> list:
+    """The effects of the inputs the game took: a refusal, and its record, are no part of the
+    game (a replay feeds only the inputs taken)."""
+    return [e for e in effects if type(e) is not Reject and not (type(e) is Record and e.entry["type"] == "rejected")]
 
 
 def simulate(variant_name: str, games: int, seed: int, rules: dict | None = None, timers: dict | None = None,

@@ -90,6 +90,10 @@ Event = Deal | Nominate | Revoke | EndSpeech | Tap | Foul | Disqualify | Defeat 
 _NAMES = {Deal: "deal", Nominate: "nominate", Revoke: "revoke", EndSpeech: "end_speech", Tap: "tap", Foul: "foul",
           Disqualify: "disqualify", Defeat: "defeat", Timeout: "timeout", Extend: "extend", Leave: "leave"}
 _TYPES = {v: k for k, v in _NAMES.items()}
+# worked out once, not for every event read back: a replay reads thousands
+_FIELDS = {cls: frozenset(cls.__slots__) for cls in _NAMES}
+_REQUIRED = {"nominate": ("seat",), "tap": ("seat",), "foul": ("seat",), "leave": ("seat",),
+             "disqualify": ("seat",), "defeat": ("seat",)}
 
 
 def event_to_dict(event: Event) -> dict:
@@ -118,7 +122,7 @@ def event_from_dict(d: dict) -> Event:
     cls = _TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise ValueError(f"unknown event type {name!r}")
-    extra = set(d) - set(cls.__slots__)
+    extra = d.keys() - _FIELDS[cls]
     if extra:
         raise ValueError(f"{name}: unknown field {', '.join(sorted(map(str, extra)))}")
     if cls is Deal:
@@ -134,9 +138,7 @@ def event_from_dict(d: dict) -> Event:
                 raise ValueError(f"{name}: {k} is true or false, not {v!r}")
         elif not _is_int(v):
             raise ValueError(f"{name}: {k} is a seat number, not {v!r}")
-    required = {"nominate": ("seat",), "tap": ("seat",), "foul": ("seat",), "leave": ("seat",),
-                "disqualify": ("seat",), "defeat": ("seat",)}.get(name, ())
-    missing = [k for k in required if k not in d]
+    missing = [k for k in _REQUIRED.get(name, ()) if k not in d]
     if missing:
         raise ValueError(f"{name}: {', '.join(missing)} missing")
     return cls(**d)

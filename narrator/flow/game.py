@@ -15,6 +15,7 @@ from functools import cache
 from types import CellType, FunctionType
 from typing import Callable, Iterable
 
+from transitions import Event as Edge
 from transitions import Machine, State
 
 from ..rules import wins
@@ -151,6 +152,13 @@ class BaseGame:
         if role == "lover":
             return st.lover is not None
         return st.role == role
+
+    def with_roles(self, seats: list[int], roles: tuple[str, ...]) -> list[int]:
+        """The seats that have any of the roles (`has_role` of each, in one pass: a night asks
+        it for every step and every seat)."""
+        plain = [r for r in roles if r != "lover"]
+        lovers = len(plain) < len(roles)
+        return [s for s in seats if self.seats[s].role in plain or (lovers and self.seats[s].lover is not None)]
 
     def awake_seats(self) -> list[int]:
         """The living seats whose role acts in this night step. SECRET: never send it anywhere."""
@@ -617,7 +625,7 @@ class BaseGame:
             if step.action == "identify":
                 self._awake = list(self.alive)
             else:
-                self._awake = [s for s in self.alive if any(self.has_role(s, r) for r in step.actors)]
+                self._awake = self.with_roles(self.alive, step.actors)
             args = {"seats": list(self.alive)} if step.action == "mafia_vote" else {}
             if step.action in CHOICES:
                 # the list is read out with its numbers: a keypad or console answers with one
@@ -652,7 +660,12 @@ class BaseGame:
         """Whether `role` was dealt in this game (the table knows the setup), its player dead or alive."""
         if role == "lover":
             return any(st.lover for st in self.seats.values())
-        return bool(self.role_counts.get(role)) or any(st.role == role for st in self.seats.values())
+        if self.role_counts.get(role):
+            return True
+        for st in self.seats.values():  # a plain loop: asked for every step of every night
+            if st.role == role:
+                return True
+        return False
 
     def _step_complete(self) -> bool:
         step = self.step
@@ -968,13 +981,45 @@ def _copy_closure(f: FunctionType, memo: dict) -> FunctionType:
     return twin
 
 
+class PhaseChange(Edge):
+    """A trigger of the phase graph (`to_night()` …). Every edge of it is a plain change of state —
+    no callback, condition or queue anywhere (`PhaseMachine.plain`) — so where transitions would
+    build its event data and run its empty callback chains (a quarter of the core's time in a
+    simulated game) the state is set here: the same state, and the same MachineError from
+    transitions itself for an edge that does not leave the current state."""
+
+    def trigger(self, model, *args, **kwargs):
+        edges = self.transitions.get(model.state)
+        if edges and self.machine.plain:
+            model.state = edges[0].dest
+            return True
+        return super().trigger(model, *args, **kwargs)
+
+
+class PhaseMachine(Machine):
+    event_cls = PhaseChange
+
+    def __init__(self, cls: type, **kwargs):
+        super().__init__(**kwargs)
+        # what PhaseChange's shortcut leaves out must be absent: callbacks of the machine, its
+        # states or its edges, conditions, a queue, and on_enter_/on_exit_ methods of the game
+        # class, which transitions would make state callbacks as each game is added
+        self.plain = not (
+            self.has_queue or self.prepare_event or self.before_state_change or self.after_state_change
+            or self.finalize_event or self.on_exception or getattr(self, "on_final", None)
+            or any(st.on_enter or st.on_exit or getattr(st, "final", False) for st in self.states.values())
+            or any(e.prepare or e.conditions or e.before or e.after
+                   for ev in self.events.values() for es in ev.transitions.values() for e in es)
+            or any(name.startswith(("on_enter_", "on_exit_")) for name in dir(cls)))
+
+
 @cache
 def machine_for(cls: type, variant_name: str) -> Machine:
     states = list(BASE_STATES) + list(cls.DAY_STATES)
     transitions = [dict(trigger="to_" + s, source="*", dest=s) for s in ("night", "last_words", "kamikaze", "over")]
     transitions += [dict(trigger=t, source=list(src) if not isinstance(src, str) else src, dest=d) for t, src, d in cls.DAY_TRANSITIONS]
-    return Machine(model=None, states=[State(s) for s in states], transitions=transitions, initial="setup",
-                   auto_transitions=False, send_event=False)
+    return PhaseMachine(cls, model=None, states=[State(s) for s in states], transitions=transitions, initial="setup",
+                        auto_transitions=False, send_event=False)
 
 
 __all__ = ["BaseGame", "Refused", "TOWN", "MAFIA"]

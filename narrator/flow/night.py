@@ -202,13 +202,13 @@ def resolve_dawn(g) -> tuple[list[int], bool, dict]:
     for step in g.steps:
         choices = {s: t for s, t in g.intents.get(step.name, {}).items() if g.seats[s].alive and s not in leaving}
         if step.action == "shoot":
-            shooters = [s for s in present if any(g.has_role(s, r) for r in step.actors) and s not in g.blocked]
+            shooters = [s for s in g.with_roles(present, step.actors) if s not in g.blocked]
             hit = resolve_shot(shooters, choices)
             g._record("shot", seat=hit, shooters={str(s): choices.get(s, []) for s in shooters})
             if hit is not None:
                 kills.append(hit)
         elif step.action == "mafia_vote":
-            voters = [s for s in present if any(g.has_role(s, r) for r in step.actors)]
+            voters = g.with_roles(present, step.actors)
             votes = {s: t[-1] for s, t in choices.items()}
             sar = [t[-1] for s, t in g.intents.get("sarika_votes", {}).items() if s in present and s not in g.blocked]
             hit, saved = resolve_mafia_vote(voters, votes, sar[0] if sar else None, g.rules.get("mafia_majority_above_three", True))
