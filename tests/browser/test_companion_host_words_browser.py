@@ -103,13 +103,20 @@ class HostedGame(TableGame):
             self.found.add(f"{where}: 'Waiting for' names {label!r}, a button the host screen does not show")
         # a row's label fits its column word by word, or breaks where its words allow (a space, a
         # soft hyphen): «Figyelmeztetések» ran under its value's "—", "Nominierungen" broke as
-        # "Nominierung / en". Read with words unbreakable for that one synchronous moment
+        # "Nominierung / en", «Кандидатуры» as «Кандидатур / ы». Each piece a line may hold is
+        # measured against the cell's room: a table cell reports no overflow of its own
         spilled = await self.host.evaluate("""() => Array.from(document.querySelectorAll("td:first-child"))
           .filter(td => td.getBoundingClientRect().width).filter(td => {
-            td.style.overflowWrap = "normal";
-            const spills = td.scrollWidth > td.clientWidth + 1;
-            td.style.overflowWrap = "";
-            return spills;
+            const cs = getComputedStyle(td);
+            const room = td.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+            const pieces = td.textContent.split(/\\s+/).flatMap(word => word.split("\\u00ad").map(
+              (piece, i, all) => i < all.length - 1 ? piece + "-" : piece));
+            const probe = document.createElement("span");
+            probe.style.whiteSpace = "nowrap";
+            td.appendChild(probe);
+            const widest = Math.max(0, ...pieces.map(piece => { probe.textContent = piece; return probe.getBoundingClientRect().width; }));
+            probe.remove();
+            return widest > room + 0.5;
           }).map(td => td.innerText)""")
         for label in spilled:
             self.found.add(f"{where}: the label {label!r} does not fit its column")
