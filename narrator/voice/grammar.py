@@ -108,11 +108,24 @@ def filler_words(voice: Voice, exclude: set[str], limit: int = 300) -> list[str]
     return sorted(counts, key=lambda w: (-counts[w], w))[:limit]
 
 
+def day_kinds(voice: Voice) -> tuple[str, ...]:
+    """The commands the day of `voice.variant` knows (a voice loaded for no variant: classic's).
+    Read at call time from the game core: a sentence of another rule system ("I nominate player
+    five" at a Hungarian table) would be forced onto the grammar and submitted as talk the day
+    does not take, while the table's own ("player two accuses player five") was never heard."""
+    from ..inputs import DAY_COMMANDS
+
+    if voice.variant is None:
+        return tuple(sorted(language.DAY_COMMANDS))
+    if voice.variant not in DAY_COMMANDS:
+        raise ValueError(f"no day commands for the rule system {voice.variant!r}")
+    return tuple(sorted(DAY_COMMANDS[voice.variant]))
+
+
 def build_grammar(voice: Voice, phase: str = "day", upto: int = 20) -> Grammar:
     if phase not in PHASES:
         raise ValueError(f"unknown grammar {phase!r}; one of {', '.join(PHASES)}")
-    # read at call time: the game core decides which commands the day knows
-    kinds = tuple(sorted(language.DAY_COMMANDS)) if phase == "day" else ("seat",)
+    kinds = day_kinds(voice) if phase == "day" else ("seat",)
     templates: set[str] = set()
     patterns: list[str] = []
     for kind in kinds:

@@ -64,10 +64,11 @@ class VoiceInput:
         cmd = heard.command
         if heard.unsure:
             # a whole command, but the two recognisers heard different seats in it: nothing is
-            # taken, and the player hears at once that the seat must be said again
-            self.again.doubted(heard, self.live.game.floor)
+            # taken, and the player hears at once that the seat (or the sentence naming two) must
+            # be said again
+            asked = self.again.doubted(heard, self.live.game.floor)
             self.unsure.append(heard)
-            self.live.submit_answer("say_seat_again")
+            self.live.submit_answer(asked)
             return
         if isinstance(cmd, Command) and cmd.kind == "seat":
             heard = self.again.answer(heard)
