@@ -209,9 +209,15 @@ def test_a_doubted_sentence_naming_two_seats_is_asked_again_whole(sphinx):
     vi._heard(Heard("player two accuses player eight", None, 0, 0, 0, unsure=True))
     assert live.answers == ["say_sentence_again"] and live.sentences == []
     assert vi.again.asked is None  # the day's sentences are still listened for, not a bare number
-    # a sentence naming one seat ("I accuse player eight") is completed by its number, as in classic
+    # in the open accusations the next number said may be anybody's: "I accuse player eight" is
+    # asked again whole too
     vi._heard(Heard("i accuse player eight", None, 0, 0, 0, unsure=True))
-    assert live.answers == ["say_sentence_again", "say_seat_again"] and vi.again.asked is not None
+    assert live.answers == ["say_sentence_again"] * 2 and vi.again.asked is None
+    # on the accused's floor (his last word) a sentence naming one seat is completed by its
+    # number, as in classic
+    live.game.floor, live.game.state = 4, "accused_last_word"
+    vi._heard(Heard("i accuse player eight", None, 0, 0, 0, unsure=True))
+    assert live.answers[-1] == "say_seat_again" and vi.again.asked is not None
 
 
 def test_the_request_is_said_in_every_language():

@@ -44,11 +44,13 @@ class SeatAskedAgain:
     def day_only(self):
         return self._day[1].only
 
-    def doubted(self, heard: Heard, floor: object = None) -> str:
+    def doubted(self, heard: Heard, floor: object = None, open_day: bool = False) -> str:
         """`heard` was a command with a doubted seat: the line that asks for it again. A command
         naming one seat: its number, listened for alone on `floor` ("say_seat_again"). One naming
-        two (a Swedish "3 nominates 5"): the whole sentence ("say_sentence_again")."""
-        if self.voice.with_seat(heard.text, 0, self.day_only) is None:
+        two (a Swedish "3 nominates 5"), or any said in an open day where nobody holds the floor
+        (`open_day`: a hungariq "I accuse player 8" in the accusations, where the next number
+        said may be anybody's): the whole sentence ("say_sentence_again")."""
+        if open_day or self.voice.with_seat(heard.text, 0, self.day_only) is None:
             return "say_sentence_again"
         self._listen_for((heard.text, floor))
         return "say_seat_again"

@@ -67,7 +67,8 @@ class VoiceInput:
             # a whole command, but the two recognisers heard different seats in it: nothing is
             # taken, and the player hears at once that the seat (or the sentence naming two) must
             # be said again
-            asked = self.again.doubted(heard, self.live.game.floor)
+            floor = self.live.game.floor
+            asked = self.again.doubted(heard, floor, open_day=floor is None)
             self.unsure.append(heard)
             self.live.submit_answer(asked)
             return
