@@ -323,15 +323,51 @@ def test_a_hungarian_accusation_said_into_the_microphone_is_taken(tmp_path):
     says "player two accuses player five" across the table. The accusation is taken with its
     accuser, and the narrator calls the support vote. A classic "I nominate player four" said first
     is no sentence of this table: nothing happens."""
+    events = play_by_ear(tmp_path, HUNGARIQ, "Accuse whenever you have a suspicion.", [
+        ("I nominate player four", None, "accusation"),
+        ("player two accuses player five", "An accusation against player 5.", None),
+    ])
+    assert [e for e in events if isinstance(e, Nominate)] == [Nominate(5, by=2)]
+
+
+SVERIGE = """variant = "sverige"
+language = "en"
+seats = 7
+[dealing]
+mode = "fixed"
+roles = { 1 = "doctor", 3 = "mafia", 6 = "mafia" }
+[timers]
+night_zero_step = 3
+first_day = 900
+[voice]
+rate = 320
+[input]
+engine = "sphinx"
+"""
+
+
+def test_a_swedish_nomination_said_across_the_open_discussion_is_taken(tmp_path):
+    """A sverige table by ear: in the day's free discussion anyone nominates, naming himself ("player
+    two nominates player five"); a "thank you" said across the table first ends nobody's speech."""
+    events = play_by_ear(tmp_path, SVERIGE, "Nominate whenever you like.", [
+        ("thank you", None, "thank you"),
+        ("player two nominates player five", "Player 5 is nominated by player 2.", None),
+    ])
+    assert [e for e in events if isinstance(e, Nominate)] == [Nominate(5, by=2)]
+    assert not [e for e in events if isinstance(e, EndSpeech)]
+
+
+def play_by_ear(tmp_path, config: str, day_opens: str, said: list[tuple[str, str | None, str | None]]) -> list:
+    """A game of `config` played through the ALSA file card: once `day_opens` is printed, each
+    sentence is spoken into the microphone in turn, and the narrator must print what is expected
+    (or, where None, neither refuse anything nor print the forbidden word). The journal's events."""
     from alsa_support import sound_card
     from narrator.journal import read
 
     need_module("pocketsphinx", "pip install -e .[speech]")
     speaker, mic = sound_card(tmp_path)
-    nominate = np.concatenate([espeak("I nominate player four", "en-us", tmp_path), silence(1)])
-    accuse = np.concatenate([espeak("player two accuses player five", "en-us", tmp_path), silence(1)])
     cfg = tmp_path / "club.toml"
-    cfg.write_text(HUNGARIQ)
+    cfg.write_text(config)
     journal = tmp_path / "journal.jsonl"
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1"}
     play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--journal", str(journal),
@@ -347,24 +383,27 @@ def test_a_hungarian_accusation_said_into_the_microphone_is_taken(tmp_path):
                 if text in line:
                     return n + 1
             time.sleep(0.1)
-        raise AssertionError(f"never printed {text!r}:\n" + "".join(lines[-30:]) + play.stderr.read()[-2000:]
-                             if play.poll() is not None else "".join(lines[-30:]))
+        raise AssertionError(f"never printed {text!r}:\n" + "".join(lines[-30:]))
 
     try:
-        seen = wait_for("Accuse whenever you have a suspicion.")
+        seen = wait_for(day_opens)
         time.sleep(3.0)  # the narrator finishes the line (it hears nothing while it talks)
-        mic.say.append(nominate)
-        time.sleep(len(nominate) / 16000 + 2.0)
-        assert not [line for line in lines[seen:] if "accusation" in line.lower()], "classic's sentence is no accusation"
-        mic.say.append(accuse)
-        wait_for("An accusation against player 5.", seen)
+        for sentence, expected, forbidden in said:
+            audio = np.concatenate([espeak(sentence, "en-us", tmp_path), silence(1)])
+            mic.say.append(audio)
+            if expected is not None:
+                seen = wait_for(expected, seen)
+                time.sleep(3.0)
+            else:
+                time.sleep(len(audio) / 16000 + 2.0)
+                # neither taken nor refused: a refusal ("✗ …") would mean it was heard as a command
+                assert not [line for line in lines[seen:] if forbidden.lower() in line.lower() or "✗" in line], sentence
     finally:
         play.kill()
         play.communicate(timeout=10)
         mic.close()
         speaker.close()
-    assert [e for e in read(journal).events if isinstance(e, Nominate)] == [Nominate(5, by=2)]
-
+    return read(journal).events
 
 def test_vosk_hears_a_sentence_naming_two_seats_from_a_phrase_list_of_pieces(tmp_path):
     """Vosk's phrase list holds a two-seat sentence in two pieces of one seat each, not every pair
