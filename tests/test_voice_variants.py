@@ -429,3 +429,20 @@ def test_vosk_hears_a_sentence_naming_two_seats_from_a_phrase_list_of_pieces(tmp
     listener.feed(np.concatenate([silence(0.5), espeak("선수 이 번 선수 오 번 지명", "ko", tmp_path), silence(1)]))
     listener.flush()
     assert [h.command for h in out if isinstance(h.command, Command)] == [Command("nominate_by", 5, 2)]
+
+
+def test_each_day_command_has_its_gate_and_classics_are_as_calibrated():
+    from narrator.voice.endpoint import Endpointing
+
+    cfg = Endpointing()
+    every = {k for kinds in DAY_COMMANDS.values() for k in kinds}
+    assert every <= set(cfg.gated)
+    # classic's, as scripts/calibrate_gate.py left them
+    assert [cfg.gate(k) for k in ("nominate", "revoke", "cancel", "end_speech")] == [-3.0, -2.3, -2.3, -2.3]
+    assert [cfg.gate(k, whisper=True) for k in ("nominate", "revoke", "cancel", "end_speech")] == [-5.0, -5.0, -5.0, -2.2]
+    # a sentence naming who nominates, withdraws or accuses is gated alike; "I accuse player five"
+    # keeps the stricter gate (classic's nomination forced onto it fitted Whisper at -6.2)
+    two_seats = [Command("nominate_by", 5, 2), Command("withdraw_by", 5, 2), Command("accuse", 5, 2)]
+    assert {cfg.gate(cfg.gate_kind(c), whisper=True) for c in two_seats} == {-6.5}
+    assert cfg.gate(cfg.gate_kind(Command("accuse", 5)), whisper=True) == -5.0
+    assert {cfg.gate(cfg.gate_kind(c)) for c in [*two_seats, Command("accuse", 5)]} == {-3.0}
