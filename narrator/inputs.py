@@ -67,6 +67,20 @@ DAY_COMMANDS = {
 }
 
 
+def open_to_speech(game) -> bool:
+    """Whether a sentence said at the table now may be one of the day's commands: while a player
+    holds the floor, and in an open day where anyone names a nominee aloud (sverige's discussion
+    and last call, seed 000; hungariq's accusations, seed 001: the states in which the host screen
+    nominates too). Not a discussion whose only command would be its end (grundregeln's, hungariq's
+    debate): a "thanks" across the table would end it for everyone."""
+    return game.floor is not None or getattr(game, "state", None) in getattr(game, "HOST_NOMINATE_STATES", ())
+
+
+def spoken_to_nobody(game, command_kind: str) -> bool:
+    """A heard "thank you" in an open day: said across the table, it ends nobody's speech."""
+    return command_kind == "end_speech" and game.floor is None
+
+
 # the referee's and the host's commands that name one seat: foul 4, disqualify 4, defeat 4, leave 4
 SEAT_COMMANDS = {"foul": Foul, "disqualify": Disqualify, "defeat": Defeat, "leave": Leave}
 

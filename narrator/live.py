@@ -22,7 +22,7 @@ from .config import Config
 from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .flow.events import EndSpeech, Event, Tap, Timeout, event_to_dict
 from .flow.game import PHONE_TWINS, PHONES
-from .inputs import InputError, Talk
+from .inputs import InputError, Talk, open_to_speech
 from .journal import Journal, JournalError
 from .session import Session
 
@@ -520,7 +520,7 @@ class LiveSession:
         if refuse is not None and refuse():
             return
         if kind == "answer":
-            if self.game.floor is None:
+            if not open_to_speech(self.game):
                 return  # the speech it was meant for is over: asking again would confuse the next one
             return self._answer(Answer(payload, {}))
         try:

@@ -10,6 +10,7 @@ several levels (a player 20 dB softer, as far from the microphone, and 6 dB loud
 
 Usage: nice -n 10 python3 scripts/bench_voice.py [--fsdd N] [--half report|calibrate|all]
        [--levels -20,0,6] [--snr 10,5] [--engines sphinx,vosk,baseline] [--baseline-clips N]
+       nice -n 10 python3 scripts/bench_voice.py --day-commands-only classic,sverige,hungariq,grundregeln
 """
 
 from __future__ import annotations
@@ -199,6 +200,23 @@ def day_commands(engine, voice, grammar, args) -> dict:
     return row
 
 
+# the rule systems whose day has sentences of its own (classic's is "day_commands" above)
+OTHER_VARIANTS = ("sverige", "hungariq", "grundregeln")
+
+
+def variant_day_commands(engine, args, variants=OTHER_VARIANTS) -> dict:
+    """day_commands for each rule system's own day grammar: sverige's "player two nominates player
+    five", hungariq's accusations, grundregeln's thank-you (English, as PocketSphinx hears it)."""
+    from narrator.language import load_voice
+    from narrator.voice.grammar import build_grammar
+
+    out = {}
+    for variant in variants:
+        voice = load_voice("en", variant)
+        out[variant] = day_commands(engine, voice, build_grammar(voice, "day", upto=args.seats), args)
+    return out
+
+
 def run_engine(name: str, args) -> dict:
     from narrator.language import Command, Voice, load_voice
     from narrator.voice.audio import mix_noise, read_wav
@@ -382,6 +400,7 @@ def run_engine(name: str, args) -> dict:
             result[label]["seats_heard_by_seat_grammar"] = seats
     if name == "sphinx" and args.commands:
         result["day_commands"] = day_commands(engine, voice, day_g, args)
+        result["day_commands_by_variant"] = variant_day_commands(engine, args)
     tts_start = args.narration_ms or 0.0
     result["latency_p50_ms"] = round(percentile(latencies, 50) + tts_start, 1) if latencies else None
     result["latency_p95_ms"] = round(percentile(latencies, 95) + tts_start, 1) if latencies else None
@@ -415,6 +434,9 @@ def main() -> None:
                     help="synthetic day-command sentences per held-apart espeak-ng voice (0: none)")
     ap.add_argument("--second-opinion", action=argparse.BooleanOptionalAction, default=True,
                     help="PocketSphinx seats confirmed by the digits-only recogniser (verify.py), as in a game")
+    ap.add_argument("--day-commands-only", metavar="VARIANTS", type=lambda s: [v for v in s.split(",") if v],
+                    help="only the synthetic day commands (PocketSphinx), of these rule systems "
+                         "(classic,sverige,hungariq,grundregeln): a few minutes instead of the whole benchmark")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--narration-ms", type=float, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--tmp", help=argparse.SUPPRESS)
@@ -425,6 +447,14 @@ def main() -> None:
         args.seats = default_config().seats
     if args.one:
         print(json.dumps(run_engine(args.one, args)))
+        return
+    if args.day_commands_only:
+        from narrator.voice.engines import SphinxEngine
+
+        engine = SphinxEngine(second_opinion=args.second_opinion)
+        print(json.dumps({"day_commands_by_variant": variant_day_commands(engine, args, args.day_commands_only),
+                          "second_opinion": "whisper" if engine.judge is not None else "digits" if engine.verifier else None,
+                          "load_average": [round(v, 1) for v in os.getloadavg()]}, indent=1))
         return
 
     with tempfile.TemporaryDirectory() as tmp:

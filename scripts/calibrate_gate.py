@@ -86,10 +86,10 @@ def speak(text: str, espeak_voice: str, wpm: int, tmp: Path) -> np.ndarray:
     return read_wav(wav, 16000)
 
 
-def calibrate(forced, floor: float) -> dict[str, float]:
+def calibrate(forced, floor: float, kinds=("nominate", "revoke", "end_speech", "cancel")) -> dict[str, float]:
     """Per kind, just above the best-fitting forced command of the calibration half; never below `floor`."""
     thresholds = {}
-    for kind in sorted({k for f in forced.values() for _, k, _ in f} | {"nominate", "revoke", "end_speech", "cancel"}):
+    for kind in sorted({k for f in forced.values() for _, k, _ in f} | set(kinds)):
         best = max((s for s, k, _ in forced[0] if k == kind), default=-99.0)
         thresholds[kind] = round(max(math.ceil(best * 10 + 1e-9) / 10, floor), 1)
     return thresholds
@@ -101,9 +101,11 @@ def main() -> None:
     ap.add_argument("--seats", type=int, default=10)
     ap.add_argument("--per-voice", type=int, default=16, help="command sentences per espeak-ng voice")
     ap.add_argument("--levels", type=lambda s: [int(v) for v in s.split(",")], default=[0, -20])
+    # each rule system's day is its own grammar: talk is forced onto its sentences, not classic's
+    ap.add_argument("--variant", default="classic", choices=("classic", "sverige", "hungariq", "grundregeln"))
     args = ap.parse_args()
     audio = Path(args.audio)
-    voice, engine = load_voice("en"), SphinxEngine()
+    voice, engine = load_voice("en", args.variant), SphinxEngine()
     if engine.judge is None:
         sys.exit("calibrate_gate: Whisper is not installed (pip install -e .[speech]); both gates are calibrated")
     day = build_grammar(voice, "day", upto=args.seats)
@@ -117,7 +119,7 @@ def main() -> None:
                 for g, value in (("acoustic", score), ("whisper", fit)):
                     if value is not None:
                         forced[g][i % 2].append((round(value, 3), cmd.kind, path.name))
-    thresholds = {g: calibrate(forced[g], floor) for g, floor in GATES.items()}
+    thresholds = {g: calibrate(forced[g], floor, day.kinds) for g, floor in GATES.items()}
 
     heard: dict[str, list] = {}  # per half of the voices: (kind, score, fit) of each sentence heard right
     wrong_heard: dict[str, list] = {}
@@ -145,7 +147,7 @@ def main() -> None:
     def passes(g, kind, value):
         return value is not None and value >= calibrated.gate(kind, whisper=g == "whisper")
 
-    report = {"thresholds": thresholds, "gates": {}}
+    report = {"variant": args.variant, "thresholds": thresholds, "gates": {}}
     for g, index in (("acoustic", 1), ("whisper", 2)):
         through = [f for f in forced[g][1] if passes(g, f[1], f[0])]
         positives = {}

@@ -5,6 +5,11 @@ asked for the number. For the next `AGAIN_SECONDS` of that player's floor only a
 is listened for, and "five" becomes "i nominate player 5" (the words as heard, with the new seat).
 Then the day's commands again. The game (`mic.VoiceInput`) and `narrator listen` hear it the same
 way: one class, so the tool a player tries their microphone with answers as the table does.
+
+A sentence naming two seats ("player two nominates player five" in sverige, "player two accuses
+player five" in hungariq) is asked again whole ("Which seats were those? Say the whole sentence
+again."), and the day's commands stay listened for: a number alone could complete either seat,
+and a wrong nominator or accuser costs the table as much as a wrong nominee.
 """
 
 from __future__ import annotations
@@ -39,11 +44,16 @@ class SeatAskedAgain:
     def day_only(self):
         return self._day[1].only
 
-    def doubted(self, heard: Heard, floor: object = None) -> None:
-        """`heard` was a command with a doubted seat: listen for its number on `floor`. A command
-        naming two seats (a Swedish "seat 3 nominates 5") is said again whole."""
-        if self.voice.with_seat(heard.text, 0, self.day_only) is not None:
-            self._listen_for((heard.text, floor))
+    def doubted(self, heard: Heard, floor: object = None, open_day: bool = False) -> str:
+        """`heard` was a command with a doubted seat: the line that asks for it again. A command
+        naming one seat: its number, listened for alone on `floor` ("say_seat_again"). One naming
+        two (a Swedish "3 nominates 5"), or any said in an open day where nobody holds the floor
+        (`open_day`: a hungariq "I accuse player 8" in the accusations, where the next number
+        said may be anybody's): the whole sentence ("say_sentence_again")."""
+        if open_day or self.voice.with_seat(heard.text, 0, self.day_only) is None:
+            return "say_sentence_again"
+        self._listen_for((heard.text, floor))
+        return "say_seat_again"
 
     def elapse(self, seconds: float, floor: object = None) -> None:
         """`seconds` more of the floor were heard (now `floor`): the question lapses when its time

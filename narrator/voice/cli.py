@@ -16,6 +16,9 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("listen", help="print each spoken command heard (microphone or WAV) as a JSON line")
     p.add_argument("--wav", help="recognise this WAV file instead of the microphone")
     p.add_argument("--language", "-l", help="the table's language (default: the config's)")
+    # each rule system's day has its own sentences: a Swedish table says who nominates whom
+    p.add_argument("--variant", choices=("classic", "sverige", "hungariq", "grundregeln"),
+                   help="the rule system whose day commands are listened for (default: the config's)")
     p.add_argument("--engine", choices=("auto", "vosk", "sphinx"), help="recognition engine (default: the config's)")
     p.add_argument("--expect", choices=("day", "seat"), default="day", help="day commands, or a bare seat number")
     p.add_argument("--model", help="a Vosk model folder (default: found in the model folder)")
@@ -127,6 +130,8 @@ def command_json(cmd) -> dict:
     out = {"command": name}
     if cmd.seat is not None:
         out["seat"] = cmd.seat
+    if cmd.by is not None:
+        out["by"] = cmd.by  # who nominates, withdraws or accuses, where the sentence names him
     return out
 
 
@@ -141,8 +146,9 @@ def cmd_listen(args) -> int:
     try:
         config = _config(args)
         lang = args.language or config.language
+        variant = args.variant or config.variant.name
         try:
-            voice = load_voice(lang)
+            voice = load_voice(lang, variant)
         except FileNotFoundError as exc:
             return _fail(str(exc))
         engine = open_engine(args.engine or config.section("input")["engine"], lang, model_dir_of(config), args.model,
@@ -156,10 +162,10 @@ def cmd_listen(args) -> int:
         def heard(h):
             if h.unsure:
                 # a command whose seat the two recognisers heard differently: as in a game, the
-                # number alone said next completes it
-                print(json.dumps({"command": None, "say_again": True}), flush=True)
-                if again is not None:
-                    again.doubted(h)
+                # number alone said next completes it; a sentence naming two seats is said again whole
+                asked = again.doubted(h) if again is not None else "say_seat_again"
+                print(json.dumps({"command": None, "say_again": True,
+                                  **({"sentence": True} if asked == "say_sentence_again" else {})}), flush=True)
                 return
             if again is not None and isinstance(h.command, Command) and h.command.kind == "seat":
                 h = again.answer(h)

@@ -115,7 +115,7 @@ class VoskStream(Stream):
         if grammar is None:
             self.rec = vosk.KaldiRecognizer(engine.model, engine.sample_rate)
         else:
-            phrases = grammar.phrases()
+            phrases = grammar.phrases(whole=False)
             if engine.has_unk:
                 phrases.append("[unk]")
             else:

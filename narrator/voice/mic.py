@@ -1,6 +1,7 @@
 """Speech in: the microphone stream, through the recogniser for the current phase, into the game.
 
-Audio is taken only while a player holds the floor and the narrator is silent; anything heard
+Audio is taken only while a player holds the floor, or the day is open to anyone's nomination
+(sverige's discussion, hungariq's accusations), and the narrator is silent; anything heard
 while the narrator talks (its own voice in the microphone) is dropped together with the
 utterance in progress. A heard "cancel" only counts within `input.cancel_seconds` of a
 nomination heard by voice, so a stray word much later cannot withdraw anything.
@@ -14,6 +15,7 @@ import time
 
 import numpy as np
 
+from ..inputs import open_to_speech, spoken_to_nobody
 from ..language import Command, load_voice
 from .again import SeatAskedAgain
 from .audio import FALLBACK, resolve_device
@@ -22,8 +24,6 @@ from .engines import Engine, open_engine
 from .errors import AudioUnavailable
 from .grammar import build_grammar
 from .models import model_dir_of
-
-LISTEN_STATES = ("speeches", "tie_speeches", "last_words")
 
 
 class VoiceInput:
@@ -45,7 +45,8 @@ class VoiceInput:
         self.unsure: list[Heard] = []  # commands answered "say the number again"
 
     def accepting(self) -> bool:
-        return not self.live.narrating.is_set() and self.live.game.floor is not None and not self.live.paused
+        # a player's floor, or an open day where anyone nominates aloud (sverige, hungariq)
+        return not self.live.narrating.is_set() and open_to_speech(self.live.game) and not self.live.paused
 
     def feed(self, block: np.ndarray, captured_accepting: bool = True) -> None:
         """`captured_accepting`: whether the floor was open when the block was recorded. A busy
@@ -64,10 +65,12 @@ class VoiceInput:
         cmd = heard.command
         if heard.unsure:
             # a whole command, but the two recognisers heard different seats in it: nothing is
-            # taken, and the player hears at once that the seat must be said again
-            self.again.doubted(heard, self.live.game.floor)
+            # taken, and the player hears at once that the seat (or the sentence naming two) must
+            # be said again
+            floor = self.live.game.floor
+            asked = self.again.doubted(heard, floor, open_day=floor is None)
             self.unsure.append(heard)
-            self.live.submit_answer("say_seat_again")
+            self.live.submit_answer(asked)
             return
         if isinstance(cmd, Command) and cmd.kind == "seat":
             heard = self.again.answer(heard)
@@ -76,6 +79,8 @@ class VoiceInput:
             cmd = heard.command
         if not isinstance(cmd, Command):
             return  # ordinary talk, or a half command: never guessed into one
+        if spoken_to_nobody(self.live.game, cmd.kind):
+            return  # "thanks" across the open discussion: nobody's speech to end
         now = time.monotonic()
         if cmd.kind == "cancel":
             if self._last_nomination is None or now - self._last_nomination > self.cancel_seconds:
