@@ -289,3 +289,31 @@ def test_a_table_without_a_protected_mafioso_is_not_told_that_one_shows_himself(
     t = day_one(deal="1=inspector 2=mafia 3=mafia 4=mafia", roles={"protected_mafia": 0, "mafia": 3})
     said = t.said()
     assert "mafia_wakes_see" in said and "mafia_wakes_meet_protected" not in said
+
+
+def test_an_accusation_that_was_not_taken_is_taught_as_an_accusation_in_every_language():
+    """«Vádat emelek XY ellen» (seed 001): a malformed accusation was answered with classic's
+    "Say: I'm submitting player number…", a sentence a Hungarian table does not take at all.
+    The answer teaches the table's own sentences, and the examples it gives are taken."""
+    import pytest
+
+    from narrator.inputs import InputError, sentence_event
+    from narrator.language import load_voice
+
+    examples = {"en": ("I accuse player seven", "three accuses seven"),
+                "ru": ("обвиняю игрока номер семь", "третий обвиняет седьмого"),
+                "de": ("ich beschuldige Spieler sieben", "drei beschuldigt sieben"),
+                "sv": ("jag anklagar spelare sju", "tre anklagar sju"),
+                "hu": ("vádat emelek a hetes ellen", "a hármas megvádolja a hetest")}
+    for lang, (alone, named) in examples.items():
+        voice = load_voice(lang, "hungariq")
+        line = voice.render("not_understood", {})
+        assert line != load_voice(lang, "classic").render("not_understood", {})
+        assert alone in line and named in line, (lang, line)
+        assert voice.parse(alone.lower(), only={"accuse"}).seat == 7
+        assert voice.parse(named.lower(), only={"accuse"}).by == 3
+        malformed = {"en": "i accuse player", "ru": "обвиняю игрока", "de": "ich beschuldige spieler",
+                     "sv": "jag anklagar spelare", "hu": "vádat emelek ellen"}[lang]
+        with pytest.raises(InputError) as refused:
+            sentence_event(malformed, voice, "hungariq")
+        assert refused.value.line == "not_understood"
