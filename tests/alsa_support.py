@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -55,6 +57,39 @@ def asoundrc(home: Path, speaker: Path, microphone: Path) -> None:
         f'  playback.pcm {{ type file; slave.pcm "null"; file "{speaker}"; format "raw" }}\n'
         f'  capture.pcm  {{ type file; slave.pcm "null"; file "/dev/null"; infile "{microphone}"; format "raw" }}\n'
         "}\n")
+
+
+class PlayedAloud:
+    """`narrator play --voice speech --listen` with `home` as its HOME (where the card's .asoundrc
+    is), each line it prints collected as it comes, for a test that waits for what the table sees."""
+
+    def __init__(self, home: Path, config: Path, journal: Path):
+        env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "narrator.cli", "play", "--config", str(config), "--journal", str(journal),
+             "--voice", "speech", "--listen", "--no-reveal"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=Path(__file__).resolve().parent.parent, env=env)
+        self.lines: list[str] = []
+        threading.Thread(target=lambda: self.lines.extend(iter(self.process.stdout.readline, "")), daemon=True).start()
+
+    def type(self, text: str) -> None:
+        self.process.stdin.write(text)
+        self.process.stdin.flush()
+
+    def wait_for(self, text: str, after: int = 0, timeout: float = 120) -> int:
+        """The number of lines up to and including the first one after `after` that holds `text`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.process.poll() is None:
+            for n, line in enumerate(self.lines[after:], start=after):
+                if text in line:
+                    return n + 1
+            time.sleep(0.1)
+        raise AssertionError(f"never printed {text!r}:\n" + "".join(self.lines[-30:]))
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.communicate(timeout=10)
 
 
 class Speaker:

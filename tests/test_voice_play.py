@@ -18,9 +18,9 @@ import numpy as np
 
 from narrator.flow.events import EndSpeech, Nominate
 from narrator.journal import read
+from alsa_support import PlayedAloud
 from voice_support import espeak, need, need_audio, need_module, silence
 
-ROOT = Path(__file__).resolve().parent.parent
 
 CONFIG = """variant = "classic"
 language = "en"
@@ -108,25 +108,11 @@ def test_a_day_of_narrator_play_is_heard_and_spoken_through_the_sound_devices(tm
     cfg = tmp_path / "club.toml"
     cfg.write_text(CONFIG)
     journal = tmp_path / "journal.jsonl"
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1"}
-    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--journal", str(journal),
-                             "--voice", "speech", "--listen", "--no-reveal"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-    lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(iter(play.stdout.readline, "")), daemon=True).start()
-
-    def wait_for(text: str, after: int = 0, timeout: float = 60) -> int:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and play.poll() is None:
-            for n, line in enumerate(lines[after:], start=after):
-                if text in line:
-                    return n + 1
-            time.sleep(0.1)
-        raise AssertionError(f"never printed {text!r}:\n" + "".join(lines[-30:]))
+    play = PlayedAloud(tmp_path, cfg, journal)
+    wait_for = play.wait_for
 
     try:
-        play.stdin.write("timeout\ntimeout\ntimeout\n")  # night zero: Don, mafia, Sheriff
-        play.stdin.flush()
+        play.type("timeout\ntimeout\ntimeout\n")  # night zero: Don, mafia, Sheriff
         seen = wait_for("Player 1, you have")
         time.sleep(3.0)  # the narrator finishes the line (it hears nothing while it talks)
         mic.say.append(nominate)
@@ -147,8 +133,7 @@ def test_a_day_of_narrator_play_is_heard_and_spoken_through_the_sound_devices(tm
         mic.say.append(thanks)
         wait_for("Player 4, you have", seen)
     finally:
-        play.kill()
-        play.communicate(timeout=10)
+        play.stop()
         mic.close()
     events = read(journal).events
     assert [e for e in events if isinstance(e, Nominate)] == [Nominate(3), Nominate(5)]

@@ -10,9 +10,6 @@ which is what the grammar is built from)."""
 from __future__ import annotations
 
 import hashlib
-import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -361,7 +358,7 @@ def play_by_ear(tmp_path, config: str, day_opens: str, said: list[tuple[str, str
     """A game of `config` played through the ALSA file card: once `day_opens` is printed, each
     sentence is spoken into the microphone in turn, and the narrator must print what is expected
     (or, where None, neither refuse anything nor print the forbidden word). The journal's events."""
-    from alsa_support import sound_card
+    from alsa_support import PlayedAloud, sound_card
     from narrator.journal import read
 
     need_module("pocketsphinx", "pip install -e .[speech]")
@@ -369,21 +366,8 @@ def play_by_ear(tmp_path, config: str, day_opens: str, said: list[tuple[str, str
     cfg = tmp_path / "club.toml"
     cfg.write_text(config)
     journal = tmp_path / "journal.jsonl"
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1"}
-    play = subprocess.Popen([sys.executable, "-m", "narrator.cli", "play", "--config", str(cfg), "--journal", str(journal),
-                             "--voice", "speech", "--listen", "--no-reveal"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-    lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(iter(play.stdout.readline, "")), daemon=True).start()
-
-    def wait_for(text: str, after: int = 0, timeout: float = 120) -> int:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and play.poll() is None:
-            for n, line in enumerate(lines[after:], start=after):
-                if text in line:
-                    return n + 1
-            time.sleep(0.1)
-        raise AssertionError(f"never printed {text!r}:\n" + "".join(lines[-30:]))
+    play = PlayedAloud(tmp_path, cfg, journal)
+    wait_for, lines = play.wait_for, play.lines
 
     try:
         seen = wait_for(day_opens)
@@ -399,8 +383,7 @@ def play_by_ear(tmp_path, config: str, day_opens: str, said: list[tuple[str, str
                 # neither taken nor refused: a refusal ("✗ …") would mean it was heard as a command
                 assert not [line for line in lines[seen:] if forbidden.lower() in line.lower() or "✗" in line], sentence
     finally:
-        play.kill()
-        play.communicate(timeout=10)
+        play.stop()
         mic.close()
         speaker.close()
     return read(journal).events
