@@ -11,9 +11,12 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
-from test_voice_play import CONFIG, ROOT, Microphone
+from test_voice_play import CONFIG, Microphone
 from voice_support import need, need_module
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class FakeInput:
