@@ -1723,8 +1723,13 @@ class Hub:
         # the screen this tap was made on: a page drops an answer for any other screen. A request
         # for the time extension is answered on the screen it led to, which every phone has by now;
         # so is the last dead's decision ("You decided: player 4 is lynched."), or his phone would
-        # never say it: his ballot is gone the moment he decides (public: the table hears the lynch)
-        shown = self.epoch if extension or decided else epoch if _is_int(epoch) else self.epoch
+        # never say it: his ballot is gone the moment he decides (public: the table hears the lynch).
+        # Not when the lynch ends the day (seed 003 gives no last words): the night's screen must
+        # be the same on every phone, and his would have kept a day's answer through the mafia's
+        # step. His page drops it as an answer for another screen; the night's caption says it
+        # to everyone («Spieler 4 wird gelyncht. Es wird Nacht.»)
+        into_night = decided and self.game.state == "night"
+        shown = self.epoch if extension or decided and not into_night else epoch if _is_int(epoch) else self.epoch
         if badge and ok:
             text = ""  # the badge says it
         frame = {"t": "ack", "n": n, "ok": ok, "text": text, "epoch": shown, "chosen": chosen}

@@ -10,7 +10,11 @@
 - **A dead decider decides, he does not vote.** At a grundregeln tie the player who died last
   decides (seed 003: «entscheidet bei einer Pattsituation der letzte Tote»); the player he names
   is lynched. His phone said "Deine Stimme: 4 (Dora)" under the ballot, as a voter's does. It
-  says what he did: „Du hast entschieden: Spieler 4 (Dora) wird gelyncht.“ — on his phone alone.
+  says what he did: „Du hast entschieden: Spieler 4 (Dora) wird gelyncht.“ — on his phone alone,
+  when the day goes on (a table that gives last words). When the lynch ends the day (seed 003's
+  default: no last words) the sentence stayed on his phone through the mafia's step, the one night
+  screen unlike the others; now his night screen is every phone's, and the night's caption says
+  the lynch to all.
 """
 
 from __future__ import annotations
@@ -21,12 +25,15 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from narrator.companion.testing import Table, until
 from narrator.config import parse_config
 from narrator.flow.events import EndSpeech
 from chromium import expect, launched, need_browser
 from seat_pages import SMALL, seated, tap
 from crash_table import CrashTable, club_config, free_port
+from table_game import SHAPE_JS
 
 SHOTS = Path(os.environ.get("NARRATOR_SHOTS") or tempfile.mkdtemp(prefix="narrator-vote-lines-"))
 
@@ -37,17 +44,19 @@ async def shot(page, name: str) -> None:
     print("screenshot:", SHOTS / name)
 
 
-def german_table():
+def german_table(last_words: bool = False):
     return parse_config('variant = "grundregeln"\nlanguage = "de"\nseats = 10\n'
+                        f'[rules]\nlast_words = {str(last_words).lower()}\n'
                         '[dealing]\nroles = { 1 = "mafia", 2 = "mafia", 3 = "mafia" }\n'
                         '[players]\n4 = "Dora"\n10 = "Zeno"\n[companion]\nvotes = true\n')
 
 
-def test_the_last_dead_who_decides_a_german_tie_reads_his_decision_not_a_vote():
+@pytest.mark.parametrize("last_words", [True, False], ids=["last-words", "into-the-night"])
+def test_the_last_dead_who_decides_a_german_tie_reads_his_decision_not_a_vote(last_words):
     need_browser()
 
     async def main():
-        async with Table(german_table()) as t, launched() as browser:
+        async with Table(german_table(last_words)) as t, launched() as browser:
             game = t.live.game
             pages, phones = await seated(t, browser, (10, 6))
             decider, voter = pages[10], pages[6]
@@ -76,14 +85,26 @@ def test_the_last_dead_who_decides_a_german_tie_reads_his_decision_not_a_vote():
             said = await tap(decider, 4)
             await t.settle()
             assert t.recorded("tie_break", "by", "seat") == [(10, 4)] and 4 not in game.alive
-            # his answer, on the screen his decision led to (the lynch, then the night): his ballot
-            # was gone the moment he decided, an answer kept for it would never be read
             decided = "Du hast entschieden: Spieler 4 (Dora) wird gelyncht."
-            assert said == decided
-            await expect(decider.get_by_test_id("result")).to_have_text(decided)
+            assert said == (decided if last_words else "")
+            if last_words:
+                # his answer, on the screen his decision led to (Dora's last words): his ballot was
+                # gone the moment he decided, an answer kept for it would never be read
+                await until(lambda: game.state == "last_words")
+                await expect(decider.get_by_test_id("result")).to_have_text(decided)
+            else:
+                # the lynch ends the day: his phone shows the night every phone shows, no day's
+                # answer in its answer box; the caption tells everyone who was lynched
+                await until(lambda: game.state == "night")
+                for page in (decider, voter):
+                    await page.wait_for_function("() => document.body.dataset.state === 'night'")
+                    await expect(page.get_by_test_id("result")).to_have_text("")
+                    await expect(page.locator("#caption")).to_contain_text("Spieler 4 (Dora) wird gelyncht.")
+                shapes = [await p.evaluate(SHAPE_JS) for p in (decider, voter)]
+                assert shapes[0] == shapes[1], [(a, b) for a, b in zip(*shapes) if a != b][:3]
             assert "Deine Stimme" not in await decider.evaluate("() => document.body.innerText")
             assert await decider.evaluate("() => document.documentElement.scrollWidth") <= SMALL["width"]
-            await shot(decider, "de-tie-decider-after.png")
+            await shot(decider, f"de-tie-decider-after-{'last-words' if last_words else 'night'}.png")
             # on his phone alone: a voter's phone says nothing of it
             assert "entschieden" not in await voter.evaluate("() => document.body.innerText")
             await shot(voter, "de-tie-voter-after.png")
