@@ -157,7 +157,7 @@ def test_a_mafiosos_vow_gives_the_mafia_the_defeat_and_the_town_wins():
     assert t.records("defeat") == [{"type": "defeat", "seat": 3, "team": "mafia"}]
     assert [e.line for e in batch if isinstance(e, Say)] == ["defeat_town_wins", "reveal_roles"]
     assert t.game.winner == "town" and t.game.state == "over"
-    assert t.session.render("defeat_town_wins", {"seat": 3}) == "Player 3's team loses by the referee's decision. The town wins!"
+    assert t.session.render("defeat_town_wins", {"seat": 3}) == "Player 3's team loses by the host's decision. The town wins!"
     assert t.records("game_over")[-1]["winner"] == "town"
     assert t.refused("say thank you").line == "reject_game_over"
 
@@ -289,7 +289,7 @@ def test_a_disqualification_and_a_team_defeat_are_journaled_and_survive_a_crash(
     resume = jr.start(["resume", "--journal", str(journal)], tmp_path)
     out, err = resume.communicate("status\ndefeat 3\n", timeout=60)
     assert resume.returncode == 0, err
-    assert "Player 3's team loses by the referee's decision. The town wins!" in out
+    assert "Player 3's team loses by the host's decision. The town wins!" in out
     assert "game over" in out
     contents = read(journal)
     assert contents.finished

@@ -224,7 +224,7 @@ def test_a_phone_with_the_key_of_an_earlier_game_is_told_to_scan_its_seat():
 
 
 def test_a_team_defeat_with_a_name_reads_as_a_sentence_on_the_phones_and_is_spoken_as_ever():
-    """Seed 004 §5 (a team defeat by the referee): the English line says "Player 1's team"; with the
+    """Seed 004 §5 (a team defeat by the host): the English line says "Player 1's team"; with the
     name beside the number it was "Player 1 (<b>Ann</b>)'s team". The phones word it their own
     way ([phone] named_defeat_*), the host and the console keep the spoken line's words."""
     async def main():
@@ -233,11 +233,11 @@ def test_a_team_defeat_with_a_name_reads_as_a_sentence_on_the_phones_and_is_spok
             await t.to_first_day()
             t.live.submit_event(Defeat(1))  # seat 1 is the Don: the town wins
             await until(lambda: phones[5].screen["state"] == "over", what="the end")
-            expected = "By the referee's decision, the team of player 1 (<b>Ann</b>) loses. The town wins!"
+            expected = "By the host's decision, the team of player 1 (<b>Ann</b>) loses. The town wins!"
             for phone in phones.values():
                 assert expected in phone.screen["winner_text"], phone.screen["winner_text"]
                 assert "'s team" not in phone.screen["winner_text"]
-            assert t.live.voice.render("defeat_town_wins", {"seat": 1}) == "Player 1's team loses by the referee's decision. The town wins!"
+            assert t.live.voice.render("defeat_town_wins", {"seat": 1}) == "Player 1's team loses by the host's decision. The town wins!"
 
     asyncio.run(main())
 
@@ -252,7 +252,7 @@ def test_two_seats_in_a_line_each_carry_their_name():
             line = hub.named("reject_not_called_yet", {"seat": 7, "later": 9}, "")
             assert line == "We are voting for player 7 (Åsa-Maria Lindqvist-Bergström) now; vote for player 9 (Zsófi) when that name is called."
             turn = hub.named("reject_not_your_turn", {"seat": 9, "speaker": 1}, "")
-            assert turn == "Player 9 (Zsófi), it is not your turn: player 1 (<b>Ann</b>) has the floor."
+            assert turn == "Player 9 (Zsófi), it is not your turn: player 1 (<b>Ann</b>) is speaking."
             # a seat without a name keeps the line's own words
             assert hub.named("reject_not_your_turn", {"seat": 5, "speaker": 6}, "x") == "x"
 

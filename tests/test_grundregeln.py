@@ -67,7 +67,7 @@ def test_status_during_a_tie_names_the_last_dead_who_decides():
 
     from narrator.console import state_name
 
-    for lang, line in (("en", "A tie: player 8, who died last, decides"),
+    for lang, line in (("en", "Split vote: player 8, who died last, decides"),
                        ("hu", "Szavazategyenlőség – az utolsó halott dönt: 8")):
         t = first_day(lang=lang)
         t.do("timeout")
@@ -90,7 +90,7 @@ def test_the_last_dead_who_left_the_table_unwell_is_not_asked_the_one_who_died_b
     t.do("say thank you", "say thank you")
     point(t, {1: 3, 2: 3, 3: 4, 4: 4, 5: 3, 6: 4})
     assert t.game.state == "tie_break" and t.game.decider == 8
-    assert t.session.render("tie_last_dead_decides", {"seat": 8}) == "A tie. Player 8, who died last, decides."
+    assert t.session.render("tie_last_dead_decides", {"seat": 8}) == "Split vote. Player 8, who died last, decides."
     t.do("tap 8 3")
     assert (3, "vote") in t.eliminated()
 
@@ -157,7 +157,7 @@ def test_a_dead_decider_who_lets_the_time_run_out_lynches_nobody_and_is_named_fo
     # the game's report ends that day with what the table heard, not on the tie alone
     assert t.records("vote_ends")[-1] == {"type": "vote_ends", "reason": "tie_undecided", "seats": [3, 4]}
     html = render(GameRecord("<test>", protocol.entries(t.effects, t.session.voice)))
-    assert "A tie, and the player who died last did not decide in time: nobody is lynched" in html
+    assert "Split vote, and the player who died last did not decide in time: nobody is lynched" in html
 
 
 def test_the_good_side_wins_when_nobody_evil_lives():
@@ -261,4 +261,4 @@ def test_a_tie_with_nobody_dead_yet_lynches_nobody_and_the_report_says_why():
     assert t.said()[-3:] == ["tie_nobody_decides", "night_falls", "mafia_wakes_kill"]
     assert t.records("vote_ends")[-1] == {"type": "vote_ends", "reason": "tie_no_dead", "seats": [3, 4]}
     html = render(GameRecord("<test>", protocol.entries(t.effects, t.session.voice)))
-    assert "A tie, and nobody has died yet to decide it: nobody is lynched" in html
+    assert "Split vote, and nobody has died yet to decide it: nobody is lynched" in html

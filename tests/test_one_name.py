@@ -2,7 +2,7 @@
 the tie and reads «aki utoljára halt meg» when it is refused wonders whether they are two people.
 Each language names the player who died last, the host, a vote tie, a foul and a role one way, in
 every line it says, prints or shows — in the words its club's seed uses (sv 000, hu 001, ru 002,
-de 003)."""
+de 003, en 004)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,9 @@ def shown(lang: str) -> list[tuple[str, str]]:
 
 # the one way each thing is named, and the ways it was also named before
 OTHER_NAMES = {
+    # seed 004 «The game is conducted by a host.» and the «“split vote” situation»; a speaking turn is
+    # a turn to speak, never «the floor»
+    "en": [r"[Rr]eferee", r"[Gg]ame master", r"\b[Tt]ie\b", r"[Tt]ied again", r"the floor"],
     # seed 003 «entscheidet bei einer Pattsituation der letzte Tote»; «Spielleiter» throughout
     "de": [r"zuletzt gestorben", r"Spielleitung", r"Schiedsrichter", r"\bPatt\b"],
     # seed 001 «XY halott», «a játékvezető»; a foul is a figyelmeztetés, a speech a felszólalás

@@ -147,7 +147,7 @@ def test_a_revote_after_a_three_way_split_sends_out_the_one_with_most_votes():
             "I'm submitting player number 7", "thank you", "I'm submitting player number 5", "thank you",
             "I'm submitting player number 6", "thank you", "I'm submitting player number 9"] + ["timeout"] * 7
             + first + ["timeout"] * 3 + votes(plan))
-        assert f"Player {out} leaves the game." in printed and "Tied again" not in printed
+        assert f"Player {out} leaves the game." in printed and "Split vote again" not in printed
 
 
 # ------------------------------------------------------------------ seed 001: an accusation names another

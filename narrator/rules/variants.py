@@ -113,7 +113,7 @@ CLASSIC = Variant(
         "three_way_tie_twice_ends": Option(True, bool, "seed 004 §7: three or more tied twice end the vote"),
         "draw_after_quiet_cycles": Option(3, int, "seed 004 §7: three day+night cycles with nobody leaving is a draw", 0, 20),
         "self_nomination": Option(True, bool, "seeds silent: a player may nominate himself"),
-        "fouls": Option(True, bool, "seed 004 §5-7: the referee gives fouls, disqualifies a player and gives a team the defeat"),
+        "fouls": Option(True, bool, "seed 004 §5-7: the host gives fouls, disqualifies a player and gives a team the defeat"),
         "speech_warning": Option(10, int, "sports-mafia club practice: the host says «десять секунд» ten seconds before a speech ends (0: never)", 0, 60),
         "town_wins_while_maniac_lives": Option(False, bool, "seed 002 gives the town the win «когда устранена вся «Мафия»» in the ten-seat game and names the Маньяк above ten without his powers; as a killer of his own side (VARIANTS.md) he still threatens the town, so by default the town has not won while he lives"),
     },
