@@ -225,6 +225,24 @@ def test_asked_for_the_seat_again_the_player_says_the_number_alone(sphinx, tmp_p
     assert live.answers == ["say_seat_again"] and live.sentences == []
 
 
+def test_a_number_said_again_and_doubted_again_is_asked_for_as_a_number_again(sphinx):
+    """The answer to "Say the number again" can be doubted in turn. Then the number is asked for
+    once more — never "Say the whole sentence again.", which the listener, hearing numbers alone,
+    could not have taken — with the whole answer time again, and the next number completes the
+    nomination."""
+    from narrator.voice.again import AGAIN_SECONDS
+
+    live = FakeLive(floor=3)
+    vi = voice_input(sphinx, live)
+    vi._heard(Heard("i nominate player six", None, 0, 0, 0, unsure=True))
+    vi.again.elapse(AGAIN_SECONDS - 1, floor=3)
+    vi._heard(Heard("six", None, 0, 0, 0, unsure=True))
+    assert live.answers == ["say_seat_again", "say_seat_again"] and live.sentences == []
+    vi.again.elapse(AGAIN_SECONDS - 1, floor=3)  # the new question has its own time
+    vi._heard(Heard("six", Command("seat", 6), 0, 0, 0))
+    assert live.sentences == [("i nominate player 6", "voice")]
+
+
 @pytest.mark.parametrize("phones", [False, True])
 def test_a_narrator_that_cannot_hear_the_table_says_where_nominations_are_made(tmp_path, phones):
     """A Hungarian table has no speech model: the narrator says so, in Hungarian, and names where

@@ -50,6 +50,13 @@ class SeatAskedAgain:
         two (a Swedish "3 nominates 5"), or any said in an open day where nobody holds the floor
         (`open_day`: a hungariq "I accuse player 8" in the accusations, where the next number
         said may be anybody's): the whole sentence ("say_sentence_again")."""
+        if self.asked is not None:
+            # the number asked for was itself doubted: only a number is listened for, so it is
+            # the number that is asked for again, with the whole answer time. Until session 23 it
+            # was answered "Say the whole sentence again." (a bare number is no sentence naming
+            # one seat), while the listener went on hearing numbers alone
+            self._listen_for(self.asked)
+            return "say_seat_again"
         if open_day or self.voice.with_seat(heard.text, 0, self.day_only) is None:
             return "say_sentence_again"
         self._listen_for((heard.text, floor))
