@@ -532,13 +532,16 @@ def state_name(live) -> str:
     """What the table is doing, in its language, as the phones name it ("Day: speeches")."""
     g = live.game
     phone = live.session.voice.phone
-    key = "state_" + g.state
+    key = "state_" + g.screen_state()
     if key not in phone:
         return g.state
     seat = g.subject()
     if seat is None:
         seat = ""
-    return phone[key].format(seat=seat, winner=live.session.voice.winner(g.winner)).strip()
+    # through the voice, as the phones word it: a Hungarian line takes the seat's article
+    # («Kivégezzük a 8. játékost?»), which a bare format() left a KeyError in `status`
+    voice = live.session.voice
+    return voice.words(phone[key], {"seat": seat, "winner": voice.winner(g.winner)}).strip()
 
 
 def note(console: Console, text: str) -> None:

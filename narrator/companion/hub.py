@@ -588,7 +588,7 @@ class Hub:
         if g.state == "discussion" and timer in (EXTENSION_OFFER, EXTENSION):
             # the table is asked for (or is in) the day's time extension, not in an ordinary discussion
             return word("state_" + timer)
-        state = g.state
+        state = g.screen_state()
         if getattr(g, "each_called", lambda: False)():
             # classic's host calls one candidate at a time (seed 004 §4.4): the heading names the
             # one being called ("Vote: player 8 (Bo)"), as sverige's names the one voted on

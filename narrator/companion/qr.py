@@ -95,7 +95,8 @@ def seats_page(urls: dict[int, str], players: dict[int, str], word=_english, lan
         "margin:1%;padding:1em;border:1px dashed #888;text-align:center;page-break-inside:avoid}"
         ".card svg{width:60%;height:auto}.hint{font-size:small;color:#555}"
         ".card{container-type:inline-size}.name{font-size:clamp(.6em,calc(140cqw / var(--n,1)),1em)}"
-        ".name .w{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}"
+        ".name .w{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom;"
+        "line-height:normal;padding:.12em 0}"  # room in the cut for the marks over «Ö» and the tail of «g»
         "@media screen and (max-width:700px){.card{width:47%;padding:.5em}}"
         "</style></head><body>"
         + "".join(cards)

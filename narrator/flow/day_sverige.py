@@ -44,6 +44,13 @@ class SverigeGame(BaseGame):
             return "seat", [self.ballot[self.ballot_index]]  # one name at a time, hands on NOW
         return None
 
+    def screen_state(self) -> str:
+        # seed 000: the vote between the tied is its «omröstning», a hand vote like the first; the
+        # phones and the host screen read it by its name, not as a second «Röstning på spelare 8»
+        if self.state == "hand_vote" and self.vote_round == "revote":
+            return "revote_call"
+        return self.state
+
     def ballot_cast(self):
         if self.state == "hand_vote":
             current = self.ballot[self.ballot_index]

@@ -299,6 +299,11 @@ class BaseGame:
         """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
         return None
 
+    def screen_state(self) -> str:
+        """The state as the screens word it ([phone] state_<name>): the game's own state, but for a
+        round that the state alone does not tell apart (sverige's re-vote among the tied)."""
+        return self.state
+
     def subject(self) -> int | None:
         """The one player the day's state is about, for a line that names him: the speaker, the
         accused, the name being called, the last dead who decides a tie (seed 003), the lone
