@@ -14,7 +14,7 @@ from narrator.language import Command, load_voice
 from narrator.voice.audio import read_wav
 from narrator.voice.endpoint import Listener, as_live
 from narrator.voice.grammar import build_grammar
-from voice_support import espeak, fsdd, need, need_audio, need_module, silence
+from voice_support import ROOT, espeak, fsdd, need, need_audio, need_module, silence
 
 WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 REPORTED = ("lucas", "nicolas")  # the benchmark's held-out FSDD speakers
@@ -266,3 +266,22 @@ def test_whisper_alone_takes_no_seat_from_words_that_are_no_seat(engine, clip):
     # where PocketSphinx placed no number in these (a coffee order, a "zero") Whisper finds the
     # likeliest seat at a share of 0.64 and 0.59: far under the 0.97 it must be sure at
     assert commands(hear(engine, "seat", read_wav(need_audio() / clip, 16000))) == []
+
+
+def test_the_ceiling_benchmark_replays_the_listeners_rule_as_the_game_takes_seats():
+    """scripts/bench_ceiling.py chooses the thresholds on some speakers and reports the others
+    (leave-speakers-out) by replaying Whisper's rule on what each recogniser read. That replay is
+    only worth its figures while it takes, with the game's own thresholds, every seat the game
+    took: a rule changed in whisper_judge.py and not in the benchmark would fail here."""
+    import json
+    import sys
+
+    need_judge()
+    need_audio()
+    run = subprocess.run([sys.executable, "scripts/bench_ceiling.py", "--fsdd", "90", "--every", "4"],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    result = json.loads(run.stdout)
+    clips = result["clips"]
+    assert clips >= 40 and result["0db"]["check"] == f"{clips} of {clips}"
+    assert {fold["held_out"][0] for fold in result["0db"]["speakers_out"]} == {"george", "jackson", "lucas", "nicolas"}
