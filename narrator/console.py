@@ -26,7 +26,7 @@ from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .flow.events import Tap
 from .inputs import INPUT_WORDS, SENTENCE_WORDS, InputError, Talk, hands_line, shown
 from .language import seat_number
-from .naming import named, names_put, seat_label
+from .naming import named, names_put, seat_label, state_key
 from .rules.roles import team_of
 
 def words(live, name: str, **args) -> str:
@@ -529,19 +529,20 @@ def help_text(live, keypad: bool = False, phones: bool = False) -> str:
 
 
 def state_name(live) -> str:
-    """What the table is doing, in its language, as the phones name it ("Day: speeches")."""
+    """What the table is doing, in its language, as the host screen's heading names it ("Day:
+    speeches", "Vote: player 8" while classic calls player 8's hands, "Vote on the accusation
+    against player 7" where the phones ask their reader "Do you support…?")."""
     g = live.game
-    phone = live.session.voice.phone
-    key = "state_" + g.screen_state()
-    if key not in phone:
+    voice = live.session.voice
+    key = state_key(g)
+    # the console is the host's: where his screen words a moment its own way, `status` does too
+    template = voice.phone.get("host_" + key) or voice.phone.get(key)
+    if template is None:
         return g.state
     seat = g.subject()
-    if seat is None:
-        seat = ""
     # through the voice, as the phones word it: a Hungarian line takes the seat's article
     # («Kivégezzük a 8. játékost?»), which a bare format() left a KeyError in `status`
-    voice = live.session.voice
-    return voice.words(phone[key], {"seat": seat, "winner": voice.winner(g.winner)}).strip()
+    return voice.words(template, {"seat": "" if seat is None else seat, "winner": voice.winner(g.winner)}).strip()
 
 
 def note(console: Console, text: str) -> None:

@@ -225,7 +225,8 @@ def parse_line(line: str, voice: Voice, variant: str = "classic") -> Event | Tal
             return Tap(seat, answer=True)
         if target in NO:
             return Tap(seat, answer=False)
-        return Tap(seat, _int(target, f"{word} target"))
+        # a target that is no seat is quoted as typed ('T{seat}T', 'Ja?'), not lower-cased
+        return Tap(seat, _int(parts[1], f"{word} target"))
     if word in SENTENCE_WORDS:
         parts = rest.split()
         if len(parts) not in (1, 3) or len(parts) == 3 and parts[1].lower() != "by":

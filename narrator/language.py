@@ -315,6 +315,13 @@ class Voice:
             text = text[0].upper() + text[1:]
         return text
 
+    def slots(self, template: str) -> set[str]:
+        """The values a caller gives to fill `template`: its {placeholders} but the articles this
+        voice puts in itself. The Hungarian «Kivégezzük {seat_article} {seat}. játékost?» takes a
+        seat alone, as the English "Execute player {seat}?" does."""
+        names = set(_PLACEHOLDER.findall(template))
+        return {k for k in names if not (k.endswith(ARTICLE_SUFFIX) and k[: -len(ARTICLE_SUFFIX)] in names)}
+
     def articles_of(self, args: dict) -> dict[str, str]:
         """{name_article} for each of `args`, where this language has articles: for whoever puts
         other text where the values go (a seat's mark, to follow it with its player's name) and

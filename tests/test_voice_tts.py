@@ -289,3 +289,24 @@ def test_at_night_a_typed_line_that_is_no_input_is_never_answered_aloud(renderer
     out.handle(Record({"type": "phase", "phase": "day", "day": 2}), None)
     out.handle(Reject("bad_input", {"reason": "x"}), "Not understood: x.")
     assert len(player.played) == 2
+
+
+def test_a_hungarian_seat_line_is_rendered_ahead_as_every_languages_is(renderer):
+    """The lines with a seat were chosen for rendering ahead by their text: {seat} and nothing
+    else. A Hungarian line has the seat's article too («Aki {seat_article} {seat}. játékosra
+    szavaz…»), so 43 of its 82 seat lines — every vote call among them — were rendered only when
+    said, while the hands waited; and a line naming its seat twice ("Who votes for player 8? …
+    goes to player 8.") in no language at all."""
+    from narrator.config import parse_config
+
+    counts = {}
+    for lang in ("en", "hu"):
+        cfg = parse_config(f'variant = "classic"\nlanguage = "{lang}"\n')
+        out = SpeechOutput(cfg, threading.Event(), renderer=renderer, player=RecordingPlayer(), prerender=False)
+        texts = out.public_texts()
+        voice = out.voice
+        for line in ("hand_vote", "vote_call", "vote_call_last", "lynched"):
+            for seat in (1, 5, 10):
+                assert voice.render(line, {"seat": seat}, spoken=True) in texts, (lang, line, seat)
+        counts[lang] = len(texts)
+    assert counts["hu"] > counts["en"] * 0.9, counts

@@ -59,9 +59,8 @@ CLOSE_TAKEN = 4409  # the phone's page says: this seat is taken on another phone
 ROLE_FRAME = 4096  # role frames carry a seat's own checks too: padded larger, to the table's longest
 # the core's private lines that are a seat's night findings, kept for its held-down "my checks"
 CHECK_LINES = ("check_", "watch_", "blocked_no_result")
-# the public timer names of a Swedish day's time extension (seed 000 Tid): the narrator's question
-# whether anyone wants it, and the extension itself
-EXTENSION_OFFER, EXTENSION = "extension_offer", "extension"
+# the public timer names of a Swedish day's time extension (seed 000 Tid)
+EXTENSION_OFFER, EXTENSION = naming.EXTENSION_OFFER, naming.EXTENSION
 
 
 def pad(frame: dict, size: int = FRAME) -> str:
@@ -584,16 +583,11 @@ class Hub:
             # a step that chooses from a list (the manner of death) says so; still the same for every seat
             return word("night_choose" if g.night_choices()[0] != "seat" else "night",
                         step=voice.render(key, {}) if key in voice.lines else step.name)
-        timer = g.public_view()["timer"]
-        if g.state == "discussion" and timer in (EXTENSION_OFFER, EXTENSION):
+        key = naming.state_key(g)
+        if key in ("state_" + EXTENSION_OFFER, "state_" + EXTENSION):
             # the table is asked for (or is in) the day's time extension, not in an ordinary discussion
-            return word("state_" + timer)
-        state = g.screen_state()
-        if getattr(g, "each_called", lambda: False)():
-            # classic's host calls one candidate at a time (seed 004 §4.4): the heading names the
-            # one being called ("Vote: player 8 (Bo)"), as sverige's names the one voted on
-            state += "_call"
-        key, subject = "state_" + state, self._subject()
+            return word(key)
+        subject = self._subject()
         if host and self._phone_template("host_" + key):
             key = "host_" + key
         # a seat in the heading is named as in a sentence, so a language can number its noun:

@@ -20,7 +20,6 @@ import contextlib
 import hashlib
 import io
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -433,8 +432,6 @@ class Player:
             self.stream.close()
 
 
-_SEAT_ONLY = re.compile(r"^[^{}]*\{seat\}[^{}]*$")
-_DAY_ONLY = re.compile(r"^[^{}]*\{day\}[^{}]*$")
 # the answers the speaker says at night too: the host's pause and a stop of the game concern the
 # whole table and tell nothing of who is awake
 SAID_AT_NIGHT = frozenset({"paused", "resumed", "journal_failed"})
@@ -511,11 +508,15 @@ class SpeechOutput:
                 # check results are private; awaiting/step/state texts are console help; the labels
                 # of private lines and the host's own lines (a foul noted at night) are never spoken
                 continue
-            if "{" not in template:
+            # what the line takes, as the voice fills it: a Hungarian line's {seat_article} is the
+            # voice's own, and «Kivégezzük {seat_article} {seat}. játékost?» is a seat's line like
+            # any other language's (its 43 seat lines were rendered only when said, the vote calls too)
+            slots = self.voice.slots(template)
+            if not slots:
                 texts.append(self.voice.render(name, spoken=True))
-            elif _SEAT_ONLY.match(template):
+            elif slots == {"seat"}:
                 texts.extend(self.voice.render(name, {"seat": s}, spoken=True) for s in range(1, self.seats + 1))
-            elif _DAY_ONLY.match(template):
+            elif slots == {"day"}:
                 # the dawn's line closes the night's last step: rendered only when its turn came, it
                 # held the queue and that step sounded longer than its time by the rendering (a
                 # second under load), on a table's first game
