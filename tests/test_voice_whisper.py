@@ -104,16 +104,36 @@ def test_a_seat_both_hear_but_whisper_doubts_is_asked_again(engine):
     assert any(h.unsure for h in heard)
 
 
-def test_in_a_noisy_room_a_seat_whisper_barely_agrees_on_is_asked_again(engine):
-    """A calibration speaker's "three" over kitchen noise at 10 dB SNR: both recognisers hear
+class AgreesBarely:
+    """Whisper reading along as told: it hears every seat PocketSphinx heard, at a share of 0.55."""
+
+    def listen(self, audio, words, seats, asked=False):
+        from narrator.voice.whisper_judge import Judgement, Reading
+
+        return Reading(-1.0, [Judgement(w, 0.55) for w in words if w in seats])
+
+    def seat_alone(self, audio, seats):
+        from narrator.voice.whisper_judge import Judgement
+
+        return Judgement("", 0.0)
+
+
+def test_in_a_noisy_room_a_seat_whisper_barely_agrees_on_is_asked_again():
+    """A calibration speaker's "three" over kitchen noise at 10 dB SNR: both recognisers heard
     "two", Whisper at a share of 0.555, and it was taken. The word stands little above the room's
     floor: in a room that noisy agreement needs 0.6 (whisper_judge.NOISY_DB), and nearly every
-    wrong seat taken in noise was such a half-hearted agreement. In a quiet room the same "three"
-    is heard as ever. (The noise is placed where the share lies mid-way between 0.5 and 0.6: the
-    first placement gave 0.59 on one machine and 0.607 on another, whose CPU runs CTranslate2's
-    int8 kernels otherwise.)"""
+    wrong seat taken in noise was such a half-hearted agreement. In a quiet room the same share
+    takes the seat. Whisper's share is set here (AgreesBarely) and the room is measured by the
+    listener: the real share of that clip moved with the CPU that ran CTranslate2's int8 kernels
+    (0.59, 0.607, 0.636 on three machines), across the very threshold the test is about."""
     from narrator.voice.audio import mix_noise
+    from narrator.voice.engines import SphinxEngine
+    from narrator.voice.whisper_judge import AGREE, AGREE_NOISY
 
+    need_module("pocketsphinx", "pip install -e .[speech]")
+    assert AGREE <= 0.55 < AGREE_NOISY
+    engine = SphinxEngine(second_opinion=False)
+    engine.judge = AgreesBarely()
     voice = load_voice("en")
     grammar = build_grammar(voice, "seat", upto=10)
     three = read_wav(need_audio() / "digits-en" / "fsdd" / "3_jackson_22.wav", 16000)
@@ -128,9 +148,8 @@ def test_in_a_noisy_room_a_seat_whisper_barely_agrees_on_is_asked_again(engine):
 
     live = as_live(three, 16000)
     noisy, heard = seats(mix_noise(live, kitchen, 10, 135 * 7919 % (len(kitchen) - len(live))))
-    shares = [s.share for h in heard if h.reading for s in h.reading.seats if s.word == "two"]
-    assert shares and all(0.5 <= s < 0.6 for s in shares)  # an agreement that a quiet room would take
-    assert 2 not in noisy and any(h.unsure for h in heard)
+    assert [s.share for h in heard if h.reading for s in h.reading.seats] == [0.55]  # the seat was read
+    assert noisy == [] and any(h.unsure for h in heard)
     assert seats(live)[0] == [3]
 
 
