@@ -9,18 +9,13 @@ name shown as typed: markup and braces print as those characters."""
 from __future__ import annotations
 
 import asyncio
-import io
 import random
 
 import pytest
-from rich.console import Console
 
-from narrator.companion.testing import ManualClockSession, until
-from narrator.config import parse_config
-from narrator.console import ConsoleOutput, console_line
-from narrator.flow.events import Timeout
+from console_support import console_game, typed_move
+from narrator.console import console_line
 from narrator.simulate import RandomPlayer
-from narrator.transcript import event_line
 
 NAME = {s: f"[bold]N{s}[/bold]" for s in range(1, 13)} | {9: "{seat}", 10: "Bob[/]"}
 NAMES = "[players]\n" + "".join(f'{s} = "{n}"\n' for s, n in NAME.items())
@@ -37,36 +32,20 @@ HEADINGS = {
 
 async def _status_at(variant: str, lang: str, state: str, names: str = NAMES) -> tuple[str, int | None]:
     """`status` as typed at the console the first time the game is at `state` about one seat."""
-    out = io.StringIO()
-    console = Console(file=out, width=400, highlight=False, color_system=None)
-    cfg = parse_config(f'variant = "{variant}"\nlanguage = "{lang}"\n[input]\nengine = "none"\n'
-                       f'[dealing]\nseed = 1\n' + names, "club.toml")
-    live = ManualClockSession(cfg, None)
-    live.outputs = [ConsoleOutput(live, console, clear_at_dawn=False)]
-    task = asyncio.create_task(live.run(live.start_effects(), [live.session.dealing_event()]))
-    await until(lambda: live.queue is not None and live.game.state != "setup")
-    player = RandomPlayer(random.Random(1), illegal_rate=0, foul_rate=0)
-    status, seat = "", None
-    for _ in range(3000):
-        g = live.game
-        if g.state == "over":
-            break
-        if g.screen_state() == state and g.subject() is not None:
-            seat = g.subject()
-            start = len(out.getvalue())
-            console_line(live, "status", console)
-            await asyncio.sleep(0.05)
-            status = out.getvalue()[start:]
-            break
-        event = player.legal(g)
-        if isinstance(event, Timeout):
-            live.fire()
-        else:
-            console_line(live, event_line(event, live.session.voice, variant), console)
-        await asyncio.sleep(0.002)
-    live.submit_control("quit")
-    await asyncio.wait_for(task, 10)
-    return status, seat
+    async with console_game(variant, lang, 1, names) as (live, console, out):
+        player = RandomPlayer(random.Random(1), illegal_rate=0, foul_rate=0)
+        for _ in range(3000):
+            g = live.game
+            if g.state == "over":
+                break
+            if g.screen_state() == state and g.subject() is not None:
+                start = len(out.getvalue())
+                console_line(live, "status", console)
+                await asyncio.sleep(0.05)
+                return out.getvalue()[start:], g.subject()
+            typed_move(live, console, player)
+            await asyncio.sleep(0.002)
+    return "", None
 
 
 @pytest.mark.parametrize("variant,lang,state", sorted(HEADINGS))
