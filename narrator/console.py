@@ -26,7 +26,7 @@ from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .flow.events import Tap
 from .inputs import INPUT_WORDS, SENTENCE_WORDS, InputError, Talk, hands_line, shown
 from .language import seat_number
-from .naming import named, names_put, seat_label, state_key
+from .naming import named, names_put, seat_label, seat_words, state_key
 from .rules.roles import team_of
 
 def words(live, name: str, **args) -> str:
@@ -540,6 +540,14 @@ def state_name(live) -> str:
     if template is None:
         return g.state
     seat = g.subject()
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        # the heading's own words, through the heading's own function: the seat with its player's
+        # name where the table has names («Vádlott: 2. játékos (Ann)»), as the phones, the host
+        # screen and the alive list beside it say it — a bare «2» left the host to count seats
+        config = getattr(live, "config", None)
+        own = "host_" + key if voice.phone.get("host_" + key) else key
+        return seat_words(voice, getattr(config, "players", None) or {}, own, template, seat,
+                          winner=voice.winner(g.winner)).strip()
     # through the voice, as the phones word it: a Hungarian line takes the seat's article
     # («Kivégezzük a 8. játékost?»), which a bare format() left a KeyError in `status`
     return voice.words(template, {"seat": "" if seat is None else seat, "winner": voice.winner(g.winner)}).strip()

@@ -51,6 +51,14 @@ def named(voice, players: dict, line: str, args: dict, text: str | None, inside:
     return text if out is None else out
 
 
+def seat_words(voice, players: dict, key: str, template: str | None, seat: int, **args) -> str:
+    """A [phone] line about one seat (`template`, the words of [phone] `key`), naming its player as
+    the phones do ("10. játékos (Ann)"): the host screen's heading and the console's `status` say
+    the moment in these same words, so the host reads one name for one player wherever he looks."""
+    args = {"seat": seat, **args}
+    return named(voice, players, key, args, voice.words(template or key, args), template=template)
+
+
 def names_put(voice, players: dict, fill, args: dict, seat_args=SEAT_ARGS, once: set[int] | None = None) -> str | None:
     """`fill(args)` — any words that take seat numbers, a [console] note as well as a narrator's
     line — with each seat of `seat_args` followed by its player's name; None where it names no

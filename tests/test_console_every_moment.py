@@ -11,20 +11,15 @@ transcript's are."""
 from __future__ import annotations
 
 import asyncio
-import io
 import random
 import re
 
 import pytest
-from rich.console import Console
 
-from narrator.companion.testing import ManualClockSession, until
-from narrator.config import parse_config
-from narrator.console import ConsoleOutput, console_line, status_text
-from narrator.flow.events import Timeout
+from console_support import console_game, typed_move
+from narrator.console import console_line, status_text
 from narrator.language import load_voice
 from narrator.simulate import RandomPlayer
-from narrator.transcript import event_line
 
 # names and typed lines that look like templates and markup: each is marked by N…N or T…T, so
 # what is left of a brace once they are taken out is a placeholder the narrator left unfilled
@@ -35,37 +30,24 @@ TYPED = re.compile(r"[NT]\{\w*\}[NT]")
 
 
 async def _played(variant: str, lang: str, seed: int) -> tuple[str, list, str]:
-    out = io.StringIO()
-    console = Console(file=out, width=400, highlight=False, color_system=None)
-    cfg = parse_config(f'variant = "{variant}"\nlanguage = "{lang}"\n[input]\nengine = "none"\n'
-                       f'[dealing]\nseed = {seed}\n' + NAMES, "club.toml")
-    live = ManualClockSession(cfg, None)
-    live.outputs = [ConsoleOutput(live, console, clear_at_dawn=False)]
-    task = asyncio.create_task(live.run(live.start_effects(), [live.session.dealing_event()]))
-    await until(lambda: live.queue is not None and live.game.state != "setup")
-    player = RandomPlayer(random.Random(seed), illegal_rate=0, foul_rate=0.02)
-    moments = []
-    for _ in range(3000):
-        g = live.game
-        if g.state == "over":
-            break
-        moment = (g.state, g.screen_state(), getattr(g.step, "name", None), getattr(g, "vote_round", None))
-        if moment not in moments:
-            moments.append(moment)
-            for line in ODD:
-                console_line(live, line, console)
-            await asyncio.sleep(0.01)
-        event = player.legal(g)
-        if isinstance(event, Timeout):
-            live.fire()
-        else:
-            console_line(live, event_line(event, live.session.voice, variant), console)
-        await asyncio.sleep(0.002)
-    assert live.game.state == "over", moments[-3:]
-    await asyncio.sleep(0.05)
-    over = status_text(live)  # after the game the console answers `status` too (with phones it stays up)
-    live.submit_control("quit")
-    await asyncio.wait_for(task, 10)
+    async with console_game(variant, lang, seed, NAMES) as (live, console, out):
+        player = RandomPlayer(random.Random(seed), illegal_rate=0, foul_rate=0.02)
+        moments = []
+        for _ in range(3000):
+            g = live.game
+            if g.state == "over":
+                break
+            moment = (g.state, g.screen_state(), getattr(g.step, "name", None), getattr(g, "vote_round", None))
+            if moment not in moments:
+                moments.append(moment)
+                for line in ODD:
+                    console_line(live, line, console)
+                await asyncio.sleep(0.01)
+            typed_move(live, console, player)
+            await asyncio.sleep(0.002)
+        assert live.game.state == "over", moments[-3:]
+        await asyncio.sleep(0.05)
+        over = status_text(live)  # after the game the console answers `status` too (with phones it stays up)
     return out.getvalue(), moments, over
 
 

@@ -948,7 +948,7 @@ class Hub:
 
     def _seat_words(self, key: str, seat: int) -> str:
         """A [phone] line about one seat, naming its player as the phones do ("10. játékos (Ann)")."""
-        return self.named(key, {"seat": seat}, self.word(key, seat=seat), template=self._phone_template(key))
+        return naming.seat_words(self.live.voice, self.config.players, key, self._phone_template(key), seat)
 
     def _host_vote_refused(self, conn: Conn, key: str, seat) -> None:
         self.refuse(f"host vote: {key}", seat if _is_int(seat) else None)
