@@ -536,7 +536,8 @@ def state_name(live) -> str:
     voice = live.session.voice
     key = state_key(g)
     # the console is the host's: where his screen words a moment its own way, `status` does too
-    template = voice.phone.get("host_" + key) or voice.phone.get(key)
+    own = "host_" + key if voice.phone.get("host_" + key) else key
+    template = voice.phone.get(own)
     if template is None:
         return g.state
     seat = g.subject()
@@ -545,7 +546,6 @@ def state_name(live) -> str:
         # name where the table has names («Vádlott: 2. játékos (Ann)»), as the phones, the host
         # screen and the alive list beside it say it — a bare «2» left the host to count seats
         config = getattr(live, "config", None)
-        own = "host_" + key if voice.phone.get("host_" + key) else key
         return seat_words(voice, getattr(config, "players", None) or {}, own, template, seat,
                           winner=voice.winner(g.winner)).strip()
     # through the voice, as the phones word it: a Hungarian line takes the seat's article
