@@ -146,6 +146,9 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "public_url": Option("", str, "the address phones use, e.g. http://192.168.1.20:8765 (empty: this machine's LAN address)"),
         "seats_page": Option("", str, "where the printable page of seat QR codes is written, from this file's folder (empty: a private temp file)"),
         "keep_result": Option(3600, int, "seconds the result stays on the phones after the game unless the host closes it", 0, 86400),
+        "trusted_proxies": Option("", str, "the addresses of reverse proxies in front of the companion whose X-Forwarded-For is "
+                                  "believed, separated by commas, e.g. 127.0.0.1 (empty: none; every connection is its own peer)",
+                                  check=lambda v: None if proxy_addresses(v) is not None else "proxy_addresses"),
     },
     "night": {
         "jitter_ms": Option(0, int, "random extra length of every night step, the same for every role", 0, 10000),
@@ -155,7 +158,10 @@ ADAPTER_SECTIONS: dict[str, dict[str, Option]] = {
         "path": Option("", str, "the journal file, from this file's folder (empty: a new file for each game under ~/.local/state/narrator/games/)"),
     },
     "club": {
-        "database": Option("", str, "the club's record of games, an SQLite file several narrators may share, from this file's folder (empty: ~/.local/share/narrator/club.sqlite)"),
+        "database": Option("", str, "the club's record of games: an SQLite file, from this file's folder (empty: ~/.local/share/narrator/club.sqlite), or a PostgreSQL server every table of a club night writes to (postgresql://user:password@host/club)"),
+        "outbox": Option("", str, "where games wait while the club's PostgreSQL server cannot be reached, from this file's folder (empty: ~/.local/share/narrator/club-outbox.sqlite)"),
+        "don_weight": Option(1.0, float, "the Don's share of his team's result in the ratings (1.0: as any mafioso)", 0.1, 10),
+        "sheriff_weight": Option(1.0, float, "the Sheriff's share of his team's result in the ratings (1.0: as any citizen)", 0.1, 10),
     },
 }
 
@@ -165,14 +171,17 @@ PER_LANGUAGE_VOICE = ("engine", "voice", "rate", "volume")
 # file's folder, as whoever wrote it reads it — `narrator play --config ~/club/mafia.toml` started
 # anywhere keeps its journal and finds its models beside the config; `~` is the user's home.
 PATH_OPTIONS = (("voice", "cache_dir"), ("voice", "voice_dir"), ("input", "model_dir"), ("companion", "seats_page"),
-                ("journal", "path"), ("club", "database"))
+                ("journal", "path"), ("club", "database"), ("club", "outbox"))
+# [club] tables of their own, not options: [club.seasons] name = ["first day", "last day"], and
+# [club.renamed] "old name" = "new name"
+CLUB_TABLES = ("seasons", "renamed")
 
 
 def resolved(value: str, base: str | None) -> str:
     """A path as written in a config, made absolute from the config's folder `base` (None: the
     config is no file, so a relative path stays relative to the working folder). Empty stays empty:
     the option's default place."""
-    if not value:
+    if not value or value.startswith(("postgresql://", "postgres://")):  # a server's URL is no path
         return value
     p = Path(value).expanduser()
     if base is not None and not p.is_absolute():
@@ -287,7 +296,43 @@ def _check_option(value, opt: Option) -> tuple[str, dict] | None:
         return "at_least", {"low": str(opt.minimum), "value": shown(value)}
     if opt.maximum is not None and value > opt.maximum:
         return "at_most", {"high": str(opt.maximum), "value": shown(value)}
+    if opt.check is not None and (what := opt.check(value)) is not None:
+        return what, {"value": shown(value)}
     return None
+
+
+def proxy_addresses(value: str) -> list[str] | None:
+    """`[companion] trusted_proxies` as the addresses (or networks) it names, None when one of them
+    is no address. "*" is none: trusting every sender's X-Forwarded-For would give one PIN guesser
+    as many addresses as he cares to write."""
+    import ipaddress
+
+    named = [part.strip() for part in value.split(",") if part.strip()]
+    try:
+        return [str(ipaddress.ip_network(part, strict=False)) for part in named]
+    except ValueError:
+        return None
+
+
+def _season_days(value):
+    """A season's first and last day from ["2026-09-01", "2026-12-31"] (TOML dates or text)."""
+    import datetime as dt
+
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    days = []
+    for v in value:
+        if isinstance(v, dt.datetime):
+            v = v.date()
+        if isinstance(v, str):
+            try:
+                v = dt.date.fromisoformat(v)
+            except ValueError:
+                return None
+        if not isinstance(v, dt.date):
+            return None
+        days.append(v)
+    return tuple(days) if days[0] <= days[1] else None
 
 
 def written_keys(data: dict, table: tuple[str, ...] = ()) -> frozenset[tuple[str, ...]]:
@@ -400,6 +445,9 @@ def parse_config(text: str, path: str = "<config>", base: str | None = None) -> 
                     elif (err := _check_option(v, spec[k])):
                         problem((name, key, k), err[0], **err[1])
                 continue
+            if name == "club" and key in CLUB_TABLES:
+                values[key] = club_table(key, value)
+                continue
             if (name, key) in RETIRED:
                 problem((name, key), RETIRED[name, key])
                 continue
@@ -412,6 +460,25 @@ def parse_config(text: str, path: str = "<config>", base: str | None = None) -> 
             else:
                 values[key] = str(value) if spec[key].kind is str else value
         return values
+
+    def club_table(key: str, value) -> dict:
+        if not isinstance(value, dict):
+            problem(("club", key), "not_a_table", name=f"club.{key}")
+            return {}
+        out = {}
+        for k, v in value.items():
+            if key == "seasons":
+                days = _season_days(v)
+                if days is None:
+                    problem(("club", key, k), "season_days", value=shown(v))
+                else:
+                    out[k] = days
+            elif not isinstance(v, str) or not v.strip() or len(v) > MAX_NAME \
+                    or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in v):
+                problem(("club", key, k), "renamed_to", most=MAX_NAME, value=shown(v))
+            else:
+                out[k] = v
+        return out
 
     roles: dict[str, int] = {}
     if variant is not None:

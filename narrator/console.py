@@ -292,6 +292,12 @@ class ConsoleOutput:
         if self._after_its_timer(effect, lambda: self.handle(effect, text)):
             return
         if isinstance(effect, Say):
+            if self._night and self.clear_at_dawn and self._private_shown:
+                # the step with the private answer is over: the next step's line is being said, and
+                # its role opens his eyes at "… wakes up", not once the whole line has been heard
+                # (where the screen is cleared again, for a key typed late). The Sheriff read the
+                # Don's "Player 4 is not the Sheriff." under «The Sheriff wakes up» for 3 s
+                self._wipe()
             line = Text.assemble(("»", "bold cyan"), " ", self._named(effect, text))
             self._since_step.append(line)
             c.print(line)
@@ -479,7 +485,7 @@ def waiting_text(live, keypad_table: bool | None = None) -> str:
     g = live.game
     if keypad_table is None:
         keypad_table = getattr(live, "keypad_table", False)
-    if not (keypad_table and g.state == "night"):
+    if not (keypad_table and g.phase() == "night"):
         if hasattr(live, "hand_call") and live.hand_call() is not None:
             # a table without phones: the scorer's line is what the count waits for
             hint = words(live, "status_hands_waiting" if live.hands_waiting() else "status_hands")
@@ -504,16 +510,16 @@ def help_text(live, keypad: bool = False, phones: bool = False) -> str:
     g = live.game
     seat = words(live, "help_seat")
     offers = g.day_offers()
-    variant = live.config.variant.name
-    named = getattr(g, "NOMINATOR_NAMED", False)
+    m = g.moment()  # the rules' own description: whether they accuse, whose a nomination is
+    named = m.nominator_named
     day = []
     if "nominate" in offers:
-        day.append(f"accuse {seat} [by {seat}]" if variant == "hungariq" else
+        day.append(f"accuse {seat} [by {seat}]" if m.accusing else
                    f"nominate {seat} by {seat}" if named else f"nominate {seat}")
     if "revoke" in offers:
         day.append(f"withdraw {seat} by {seat}" if named else f"withdraw {seat}")
     day.append(words(live, "help_vote"))
-    if "extension" in DAY_COMMANDS.get(variant, ()):
+    if "extension" in DAY_COMMANDS.get(g.variant.day, ()):  # the day procedure's own words
         day.append("extend")
     day += [words(live, "help_tap"), "timeout"]
     referee = [f"{w} {seat}" for w in ("foul", "disqualify", "defeat") if w in offers] + [f"leave {seat}"]
@@ -534,7 +540,7 @@ def state_name(live) -> str:
     against player 7" where the phones ask their reader "Do you support…?")."""
     g = live.game
     voice = live.session.voice
-    key = state_key(g)
+    key = state_key(g)  # the game's own heading (BaseGame.heading, as the phones' and the host's)
     # the console is the host's: where his screen words a moment its own way, `status` does too
     own = "host_" + key if voice.phone.get("host_" + key) else key
     template = voice.phone.get(own)
@@ -553,6 +559,11 @@ def state_name(live) -> str:
     return voice.words(template, {"seat": "" if seat is None else seat, "winner": voice.winner(g.winner)}).strip()
 
 
+def night_now(live) -> bool:
+    """The game's moment is the night (flow/moment.py): typed digits are a step's, not hands."""
+    return live.game.phase() == "night"
+
+
 def note(console: Console, text: str) -> None:
     console.print(Text.assemble(("·", "yellow"), " ", text))
 
@@ -566,12 +577,12 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
     """
     line = raw.strip().lstrip("\ufeff").strip()  # a pasted byte-order mark is no part of the word
     if not line:
-        if not full_nights or live.game.state != "night":
+        if not full_nights or not night_now(live):
             hands_typed(live, line, console)  # Enter alone in a hand call: no (more) hands
         return
     if keypad is not None and keypad.line(line):
         return
-    if line[0].isdecimal() and live.game.state != "night" and hands_typed(live, line, console):
+    if line[0].isdecimal() and not night_now(live) and hands_typed(live, line, console):
         return
     word = line.split()[0].lower()
     if word == "start" and on_start is not None:
@@ -596,7 +607,7 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
         # itself cut the mafia's step to half a second. Every step, alive or not, is refused alike;
         # asked on the game's loop, as the line's turn comes, since the night may begin meanwhile.
         def at_night() -> bool:
-            if live.game.state != "night":
+            if not night_now(live):
                 return False
             note(console, words(live, "timeout_at_night"))
             return True
@@ -610,7 +621,7 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
             typed_in = live.open_night_step()
 
             def other_step() -> bool:
-                if live.game.state == "night" and not live.still_open(typed_in):
+                if night_now(live) and not live.still_open(typed_in):
                     live.answer_late_key()  # as for a seat typed alone
                     return True
                 return False
@@ -642,9 +653,9 @@ def console_line(live, raw: str, console: Console, keypad=None, on_start=None, f
             if item.text.strip().isdecimal() and seat_number(item.text.strip()) is None:
                 # digits, but too many for any seat (a held key): the digits were right, the seat is not
                 note(console, words(live, "no_such_seat_typed", text=shown(item.text.strip()), n=str(live.config.seats)))
-            elif any(c.isnumeric() and (not c.isdecimal() or live.game.state == "night") for c in item.text):
+            elif any(c.isnumeric() and (not c.isdecimal() or night_now(live)) for c in item.text):
                 note(console, words(live, "not_a_seat", text=shown(item.text)))
-            elif keypad is not None and live.game.state == "night":
+            elif keypad is not None and night_now(live):
                 # nobody talks at night: whoever types now is at the keypad, and is told what it
                 # takes — in the same words at every step, for every seat, alive or not
                 note(console, words(live, "keypad_night_seat", text=shown(item.text)))
@@ -790,7 +801,7 @@ class _ForgetHalfTyped:
             pass
 
     def timer_started(self, resumed_at: float | None) -> None:
-        if resumed_at is not None or self.live.game.state != "night":
+        if resumed_at is not None or not night_now(self.live):
             return
         step_before, self.step_before = self.step_before, True
         if not step_before:

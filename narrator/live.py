@@ -164,6 +164,9 @@ class LiveSession:
         self.failure: JournalError | None = None  # why the game stopped when the journal failed
         # after a resume: the private lines of the night so far, for a phone that comes back
         self.told_tonight: list[Tell] = []
+        # after a resume: the private lines of the step still running (the Sheriff's answer of the
+        # check he made before the crash), which his phone shows again as that step's answer
+        self.told_in_step: list[Tell] = []
         # after a resume: what the core recorded as the journal was replayed (the votes of the day so
         # far), for an adapter that shows what was recorded (a phone names its vote)
         self.replayed_records: list[dict] = []
@@ -259,7 +262,7 @@ class LiveSession:
         """The number of the hand call open now at a table whose scorer types the hands (no phones
         to tap them, the console a terminal); None when there is none."""
         game = self.game
-        if not self.scorer_at_console or getattr(game, "votes_on_phones", False) or game.state in ("night", "over"):
+        if not self.scorer_at_console or getattr(game, "votes_on_phones", False) or game.phase() in ("night", "over"):
             return None
         return self._calls if game.vote_choices() is not None else None
 
@@ -309,7 +312,7 @@ class LiveSession:
         their full time: a step that runs longer tells the table its role is alive (only an awake
         player reaches the keypad at night), and "The game is paused." would be said into the
         night — refused alike at every step."""
-        if what == "pause" and self.full_nights and self.game.state == "night":
+        if what == "pause" and self.full_nights and self.game.phase() == "night":
             return "pause_at_night"
         if what in ("pause", "resume") and (what == "pause") == self.paused:
             return "already_paused" if self.paused else "not_paused"
@@ -383,7 +386,7 @@ class LiveSession:
                         # a step opened again by what happened in it (the last call after each
                         # nomination, hungariq's day after an accusation fell) is announced as it
                         # was opened, not as the news that opened it again
-                        closing = frozenset(step.sleep_line for step in self.game.steps) if self.game.state == "night" else frozenset()
+                        closing = frozenset(step.sleep_line for step in self.game.steps) if self.game.phase() == "night" else frozenset()
                         opening = _step_opening(batch[since:i], closing) or openings.get(e.name, [])[-1:]
                         openings[e.name] = opening
                     since = i + 1
@@ -409,7 +412,7 @@ class LiveSession:
         # dispatching the running timer again counts it again: it keeps its number
         self._timer_count = count - 1 if running else count
         left = None
-        if running and self.game.state != "night":
+        if running and self.game.phase() != "night":
             if clock is not None and clock[2] == count:
                 left = marks.get(count, clock[1])  # the day's clock itself runs: what it had
             elif count in marks:
@@ -429,6 +432,7 @@ class LiveSession:
         if running and clock is not None and clock[2] != count:
             # stopped in a trial: the day's clock waits with what it had when the accusation came
             self._held = (clock[0], marks.get(clock[2], clock[1]), clock[2])
+        self.told_in_step = list(told)
         return [Say("resuming", {}), *running, *told]
 
     def attach(self) -> None:
@@ -448,7 +452,7 @@ class LiveSession:
                 self._count_resumed()
             for ev in initial or []:
                 self._apply(ev, journaled=journaled)
-            while self.game.state != "over" and not self.stopped:
+            while self.game.phase() != "over" and not self.stopped:
                 kind, payload, source = await self.queue.get()
                 self.source = source
                 self.inputs_handled += 1
@@ -461,7 +465,7 @@ class LiveSession:
                 finally:
                     self.source = None
             self._cancel_timer()
-            if self.game.state == "over" and self.journal is not None:
+            if self.game.phase() == "over" and self.journal is not None:
                 self.journal.finish(self.game.winner)
         except JournalError as exc:
             # the event that failed was not applied, and nothing after it may be: stop here, say why
@@ -480,7 +484,7 @@ class LiveSession:
                 return  # a stale timer: a newer phase already started
             self._timer_deadline = None
             self._open_step = None  # closed: a seat typed from now on is too late for it
-            if self.game.state == "night":
+            if self.game.phase() == "night":
                 self._step_closed_tonight = True
             if self.hand_call() is not None and self._hands_in != self._calls:
                 # the hands went up as the rules time them; they are counted once the scorer has
@@ -557,7 +561,7 @@ class LiveSession:
     def answer_late_key(self) -> None:
         """A seat typed at the table's terminal for a night step that is over (on the loop): said
         on the screen, never aloud, while no step is open — see `_keypad`."""
-        if self.game.state == "night" and self._open_step is None and self.keypad_table:
+        if self.game.phase() == "night" and self._open_step is None and self.keypad_table:
             key = "keypad_too_late" if self._step_closed_tonight else "keypad_too_early"
             self._answer(Answer(key, {}), detail=self.voice.console_text(key, {}))
 
@@ -574,7 +578,7 @@ class LiveSession:
             self.answer_late_key()
             return
         step = self.game.step
-        if self.game.state != "night" or step is None or step.action is None:
+        if self.game.phase() != "night" or step is None or step.action is None:
             return
         self._apply_shared([Tap(seat, target) for seat in self.game.awake_seats()])
 
@@ -614,7 +618,7 @@ class LiveSession:
         you." after a resume. A day vote is public; a night tap is never marked — whose tap it
         was would tell the sleeping table who is awake."""
         g = self.game
-        if not isinstance(event, Tap) or g.state in ("setup", "night", "kamikaze", "over") or g.awaiting()[0] != "awaiting_votes":
+        if not isinstance(event, Tap) or g.open_ballot() is None:  # the moment's vote (never at night)
             return None
         return "phone" if self.source == "companion" else "host"
 
@@ -656,7 +660,7 @@ class LiveSession:
 
     def _step_players(self) -> list[int] | None:
         game = getattr(self.session, "game", None)
-        return game.step_players() if game is not None and game.state == "night" else None
+        return game.step_players() if game is not None and game.phase() == "night" else None
 
     def _shared_text(self, effect: Effect, text: str | None) -> str | None:
         """An answer several seats read together, worded for all of them where the language
@@ -751,7 +755,7 @@ class LiveSession:
             self.loop.call_soon_threadsafe(self._heard, token, seconds, at)
 
         if not any(out.when_heard(heard) for out in speakers[:1]):
-            if self.keypad_table and self.game.state == "night" and self.game.step is not None:
+            if self.keypad_table and self.game.phase() == "night" and self.game.step is not None:
                 # no speaker: the step's lines are printed at once, and its time runs as if they
                 # had been said (KEYPAD_ANNOUNCE), the same for every step
                 at = self.loop.time() + KEYPAD_ANNOUNCE
@@ -799,7 +803,7 @@ class LiveSession:
 
     def _runs(self, resumed_at: float | None, start: float | None = None) -> None:
         """The armed timer's time runs (since `start`): a night step is open for the keypad."""
-        if self.game.state == "night" and self._timer_name:
+        if self.game.phase() == "night" and self._timer_name:
             self._steps_opened += 1
             self._open_step = self._steps_opened
             self._open_since = self.loop.time() if start is None else start
@@ -827,7 +831,7 @@ class LiveSession:
     def _marked(self) -> bool:
         """Whether the running timer's time left is noted in the journal: a day timer's is. A night
         step restarts from full after a crash, so nothing of it is noted."""
-        return self.journal is not None and self._timer_name is not None and self.game.state != "night"
+        return self.journal is not None and self._timer_name is not None and self.game.phase() != "night"
 
     def _mark(self, left: float) -> None:
         self.journal.timer_mark(self._timer_count, left)

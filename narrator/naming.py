@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import re
 
+# the public timer names of a Swedish day's time extension (seed 000 Tid): the narrator's question
+# whether anyone wants it, and the extension itself (the rules' own names)
+from .flow.moment import EXTENSION, EXTENSION_OFFER  # noqa: F401
+
 # the arguments of the narrator's lines that are seats: on a screen they carry the player's name
 SEAT_ARGS = ("seat", "seats", "by", "speaker", "later", "don", "sheriff")
 _MARK = re.compile("\ue000(\\d+)\ue001")
@@ -102,20 +106,9 @@ def names_put(voice, players: dict, fill, args: dict, seat_args=SEAT_ARGS, once:
     return pattern.sub(put, out)
 
 
-# the public timer names of a Swedish day's time extension (seed 000 Tid): the narrator's question
-# whether anyone wants it, and the extension itself
-EXTENSION_OFFER, EXTENSION = "extension_offer", "extension"
 
 
 def state_key(game) -> str:
-    """The [phone] key that words what the table is doing now (state_<name>), one answer for the
-    phones' and the host screen's heading and the console's `status`: the day's time extension
-    where the table is asked for it (or is in it), and classic's vote that calls its candidates one
-    at a time (seed 004 §4.4) by the one being called ("Vote: player 8"), not the bare "Vote"."""
-    timer = game.public_view()["timer"]
-    if game.state == "discussion" and timer in (EXTENSION_OFFER, EXTENSION):
-        return "state_" + timer
-    state = game.screen_state()
-    if getattr(game, "each_called", lambda: False)():
-        state += "_call"
-    return "state_" + state
+    """The [phone] key that words what the table is doing now (state_<name>): the game's own
+    heading (`BaseGame.heading`), one answer for the phones, the host screen and `status`."""
+    return game.heading()

@@ -222,24 +222,33 @@ class RandomPlayer:
                     return Nominate(self.pick(g, g.speaker, free))
         if st in SPEECH_STATES:
             return EndSpeech() if r.random() < 0.85 else Timeout()
-        if getattr(g, "each_called", lambda: False)():
+        # the moment as the rules describe it (flow/moment.py): the ballot, who is called, how —
+        # asked where the day waits for somebody's answer (a vote, a kamikaze's choice)
+        answers = g.phase() == "day" and g.awaiting()[0] in ("awaiting_votes", "awaiting_speech")
+        m = g.moment() if answers else None
+        vote = m.vote if m is not None else None
+        if m is not None and m.called:
             # seed 004 §4.4: a fist goes down when his candidate is called; the others wait for theirs
-            waiting = [s for s in alive if s not in g.votes]
-            current = g.candidates[g.calling]
-            sides = self.sides(g, g.candidates)
-            willing = [s for s in waiting if self.pick(g, s, g.candidates, sides) == current]
+            waiting = list(m.voters)
+            current = m.called[m.calling]
+            called = list(m.called)
+            sides = self.sides(g, called)
+            willing = [s for s in waiting if self.pick(g, s, called, sides) == current]
             if willing and r.random() < 0.93:
                 return Tap(r.choice(willing), current)
             return Timeout()
-        if st in TAP_VOTES:
-            waiting = [s for s in alive if s not in g.votes]
+        if vote is not None and vote[0] == "seat" and m.answer in ("vote", "point") and m.decider is None:
+            # every waiting voter names one candidate: his own seat where the rules bar it (seed 003)
+            waiting = list(m.voters)
             if waiting and r.random() < 0.93:
                 voter = r.choice(waiting)
-                options = [c for c in g.candidates if c != voter or st != "pointing"] or g.candidates
+                candidates = list(vote[1])
+                barred = g.seat_ask(voter, m).barred
+                options = [c for c in candidates if c not in barred] or candidates
                 return Tap(voter, self.pick(g, voter, options))
             return Timeout()
-        if st in YES_NO:
-            waiting = [s for s in alive if s not in g.answers]
+        if vote is not None and vote[0] == "yes_no":
+            waiting = list(m.voters)
             if waiting and r.random() < 0.93:
                 voter = r.choice(waiting)
                 accused = getattr(g, "accused", None)
@@ -247,9 +256,10 @@ class RandomPlayer:
                     return Tap(voter, answer=any(self.judge(g, voter, t) for t in g.tied) if self.skill else r.random() < 0.5)
                 return Tap(voter, answer=self.judge(g, voter, accused))
             return Timeout()
-        if st == "hand_vote":
-            waiting = [s for s in alive if s not in g.voted]
-            current = g.ballot[g.ballot_index]
+        if vote is not None and m.answer == "hand":
+            # seed 000: a hand for the one name called; one vote a day
+            waiting = list(m.voters)
+            current = vote[1][0]
             willing = [s for s in waiting if self.judge(g, s, current)] if self.skill else waiting
             if willing and r.random() < 0.6:
                 return Tap(r.choice(willing), current)
@@ -277,15 +287,17 @@ class RandomPlayer:
             return Timeout()
         if st == "discussion":
             return EndSpeech() if r.random() < 0.5 else Timeout()
-        if st == "tie_break":
+        if vote is not None and m.decider is not None:
+            # seed 003: the last dead decides a tie alone
             if r.random() < 0.9:
-                return Tap(g.decider, self.pick(g, g.decider, g.candidates))
+                return Tap(m.decider, self.pick(g, m.decider, list(vote[1])))
             return Timeout()
-        if st == "kamikaze":
+        if m is not None and m.answer == "choose":
+            # a dying kamikaze chooses whom he takes along
             if r.random() < 0.9:
-                return Tap(g.kamikaze_queue[0], r.choice(alive))
+                return Tap(m.voters[0], r.choice(alive))
             return Timeout()
-        if st == "night":
+        if g.phase() == "night":
             step = g.step
             if g.rules.get("fouls") and step is not None and step.action and r.random() < self.foul_rate:
                 # the referee's call at night too (seed 004 §5: peeking, speaking at night), taken
@@ -326,7 +338,7 @@ class RandomPlayer:
             options += [Tap(d, r.choice(g.alive)), Nominate(r.choice(g.alive), by=d) if g.variant.day != "classic" else Tap(d, 1)]
             if g.rules.get("fouls") and g.state != "last_words":
                 options += [Foul(d), Disqualify(d)]
-        if g.state == "night":
+        if g.phase() == "night":
             awake = g.awake_seats()
             asleep = [s for s in g.alive if s not in awake]
             if asleep and g.step is not None and g.step.action:

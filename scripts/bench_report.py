@@ -3,7 +3,9 @@
 - report rendering time of a long game (10 days or more; the longest of a batch of simulated games,
   read from its protocol file and drawn as HTML), median of several runs;
 - import speed of the club's record in games per second (simulated protocols into a fresh SQLite
-  file, each game its own transaction, as `narrator club import` does).
+  file, each game its own transaction, as `narrator club import` does);
+- the club's table (figures and every rating replayed from the record) and, at game over, the
+  game's rating changes, in milliseconds.
 
     python3 scripts/bench_report.py [--games 200] [--runs 20]
 """
@@ -71,9 +73,11 @@ def main() -> None:
         dups = sum(1 for f in files if not club.import_record(conn, read_game(f)))
         dup_elapsed = time.perf_counter() - t0
         t0 = time.perf_counter()
-        club.standings(conn)
-        club.by_role(conn)
+        table = club.compute(conn.games())  # what `narrator club` reads and computes: figures and ratings
         table_ms = (time.perf_counter() - t0) * 1000
+        t0 = time.perf_counter()
+        club.rating_changes(conn, table.games[-1].hash)  # at game over: the page's rating section
+        changes_ms = (time.perf_counter() - t0) * 1000
         conn.close()
     print(json.dumps({
         "report_game_days": days,
@@ -88,6 +92,7 @@ def main() -> None:
         "club_duplicate_check_games_per_second": round(len(files) / dup_elapsed, 1),
         "club_duplicates_refused": dups,
         "club_table_ms": round(table_ms, 2),
+        "club_rating_changes_ms": round(changes_ms, 2),
     }))
 
 

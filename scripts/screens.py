@@ -10,7 +10,8 @@ in Russian, with the players' names of a club table, and each moment is photogra
     vote-next (the next one called, the phone's own vote named), paused-vote
     (a vote held by a pause, its buttons greyed), yes-no,
     dead (a seat out of the game at a vote), checks (held down in daylight), won, lost,
-    host-setup, host-day, host-over (laptop and phone)
+    host-setup, host-day, host-night, host-over (laptop and phone),
+    and table: a phone's night screen beside the host screen at the same moment (the README's picture)
 
     python3 scripts/screens.py [--out docs/screens] [--lang en ru]
 """
@@ -171,8 +172,8 @@ async def play(t: Table, browser, shot: Shots) -> None:
     host = await (await browser.new_context(viewport=LAPTOP)).new_page()
     host_phone = await (await browser.new_context(viewport=PHONE)).new_page()
     for h in (host, host_phone):
-        await h.goto(base + "/host")
-        # on the narrator's own machine (loopback) the host screen opens without a PIN
+        await h.goto(t.host_link)
+        # the link the terminal prints (it carries the host's key) opens the host screen without a PIN
 
     await asyncio.gather(*(pages[s].goto(base + "/#" + hub.seat_tokens[s]) for s in pages))
     await wait_all(everyone, "() => document.body.dataset.state === 'setup'")
@@ -236,6 +237,7 @@ async def play(t: Table, browser, shot: Shots) -> None:
     await wait_all(everyone, "() => document.body.dataset.step === 'mafia_shoots'")
     await asyncio.gather(*(tap(pages[s], 9) for s in (1, 2, 3)))
     await shot(pages[2], "night")
+    await shot(host, "host-night")
     await fire(t, everyone)
     await tap(pages[1], 4)
     await shot(pages[1], "check")
@@ -271,6 +273,23 @@ async def play(t: Table, browser, shot: Shots) -> None:
     await shot(host_phone, "host-over-phone")
 
 
+async def side_by_side(browser, phone: Path, host: Path, into: Path) -> Path:
+    """One picture of the table: the phone's screen at its size beside the host's laptop screen."""
+    import base64
+
+    def uri(p: Path) -> str:
+        return "data:image/png;base64," + base64.b64encode(p.read_bytes()).decode()
+
+    page = await (await browser.new_context(viewport={"width": 1720, "height": 880})).new_page()
+    await page.set_content(
+        "<body style='margin:0;background:#777;display:flex;gap:20px;padding:18px;align-items:flex-start'>"
+        f"<img src='{uri(phone)}' style='width:390px;border-radius:18px'>"
+        f"<img src='{uri(host)}' style='width:1280px;border-radius:6px'></body>")
+    await page.screenshot(path=str(into), full_page=True)
+    await page.close()
+    return into
+
+
 async def main(out: Path, langs: list[str]) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
@@ -282,6 +301,8 @@ async def main(out: Path, langs: list[str]) -> list[Path]:
                 async with Table(config(lang)) as t:
                     await play(t, browser, shot)
                 files += shot.files
+                files.append(await side_by_side(browser, out / f"{lang}-night.png", out / f"{lang}-host-night.png",
+                                                out / f"{lang}-table.png"))
         finally:
             await browser.close()
     return files

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
+
 import pytest
+from hypothesis import HealthCheck, settings
 
 from narrator.config import parse_config
 from narrator.flow.effects import Record, Reject, Say, Tell, Timer
@@ -10,6 +15,97 @@ from narrator.inputs import InputError
 from narrator.session import Session
 
 STANDARD_DEAL = "1=sheriff 2=don 3=mafia 4=mafia"
+
+
+# Hypothesis profiles: "ci" (the default, the README's test command) draws each test's own count,
+# sized to the suite's time budget; "thorough" (HYPOTHESIS_PROFILE=thorough, a nightly or local
+# run) draws ten times more of each.
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+settings.register_profile("ci", deadline=None, suppress_health_check=list(HealthCheck))
+settings.register_profile("thorough", deadline=None, suppress_health_check=list(HealthCheck))
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """A property test's number of drawn examples under the running profile."""
+    return n * 10 if PROFILE == "thorough" else n
+
+
+# what drives a real process, terminal, sound card, speech model or browser: the whole suite runs
+# it, the fast loop (`-m "not e2e"`) leaves it out
+E2E_FOLDERS = {"browser", "e2e"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if E2E_FOLDERS & set(Path(str(item.path)).relative_to(Path(__file__).parent).parts[:-1]):
+            item.add_marker(pytest.mark.e2e)
+    # the long ones first (browser games, then the other real processes): the workers steal the
+    # short in-process tests from the ends of each other's queues, not a last browser game
+    items.sort(key=lambda item: (0 if "browser" in item.path.parts else 1 if item.get_closest_marker("e2e") else 2))
+
+
+# The suite runs a process per core and more (pyproject's addopts): most tests wait on a clock, a
+# process or a page. A test that measures on the real clock what a sound card heard (a night
+# step's silence, a word's timing) must not wait for a processor: it runs alone (the others wait
+# at a turnstile), at the usual priority while the workers run at nice 5 (raising a priority
+# again needs root, as CI is; elsewhere every test keeps the same one).
+BEHIND = 5
+
+
+def _priority(nice: int) -> bool:
+    """This process's nice level set to `nice`, where the system lets it."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
+    except OSError:
+        return False
+    return True
+
+
+def pytest_configure(config):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _priority(BEHIND)
+
+
+@pytest.fixture(autouse=True)
+def _a_sound_card_test_runs_alone(request, tmp_path_factory):
+    """A realtime test waits until the tests running beside it are done, then runs alone (the
+    workers' tests wait at a turnstile meanwhile); the others run side by side. Closing a lock's
+    file lets it go."""
+    import fcntl
+
+    alone = request.node.get_closest_marker("realtime") is not None
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the workers' folders are beside each other
+    with open(shared / "realtime-turnstile.lock", "a") as turn, open(shared / "realtime-room.lock", "a") as room:
+        if alone:
+            fcntl.flock(turn, fcntl.LOCK_EX)  # no test starts beside it any more
+            fcntl.flock(room, fcntl.LOCK_EX)  # and the running ones are done
+        else:
+            fcntl.flock(turn, fcntl.LOCK_SH)
+            fcntl.flock(turn, fcntl.LOCK_UN)
+            fcntl.flock(room, fcntl.LOCK_SH)
+        ahead = alone and os.getpriority(os.PRIO_PROCESS, 0) == BEHIND and _priority(0)
+        try:
+            yield
+        finally:
+            if ahead:
+                _priority(BEHIND)
+
+
+@pytest.fixture(autouse=True)
+def _the_fast_loop_starts_no_process(request, monkeypatch):
+    """A test outside the e2e ones plays in-process: one that starts a process (the narrator,
+    espeak-ng, a browser) fails here, naming itself, until it is marked @pytest.mark.e2e."""
+    if request.node.get_closest_marker("e2e"):
+        return
+
+    def refused(self, args, *rest, **kwargs):
+        pytest.fail(f"{request.node.nodeid} starts a process ({str(args)[:120]}): mark it @pytest.mark.e2e",
+                    pytrace=False)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refused)
 
 
 @pytest.fixture(autouse=True)
@@ -151,4 +247,4 @@ def table():
     return Table()
 
 
-__all__ = ["Table", "STANDARD_DEAL", "config_text", "in_calls", "InputError"]
+__all__ = ["Table", "STANDARD_DEAL", "config_text", "examples", "in_calls", "InputError"]

@@ -3,8 +3,8 @@
 `start(config, live)` serves the phone pages in the live session's loop and returns a handle
 (`await handle.stop()`); `KeypadInput(live)` turns a typed seat number into the night's taps.
 
-The web stack is imported on first use, so that every other command (which imports
-`narrator.companion.cli` to register its subcommand) starts as fast without it.
+The web stack is imported on first use, so that a game without phones (which takes KeypadInput
+from here) and every other command start as fast without it.
 """
 
 from .keypad import MASKING_POLICY, KeypadInput

@@ -18,7 +18,6 @@ keeps one rule above all: at night, what a phone receives must not depend on the
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 import secrets
@@ -28,18 +27,29 @@ from dataclasses import dataclass, field
 
 from ..flow.effects import HostLine, Record, Reject, Say, Tell, Timer
 from ..flow.events import Defeat, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, event_to_dict
+from ..flow.moment import Moment
 from ..flow.night import ACTIONS as NIGHT_ACTIONS, FINAL as NIGHT_FINAL
 from .. import naming
 from ..language import load_voice
 from ..rules.roles import wins_with
 
 log = logging.getLogger("narrator.companion")
+# what strangers on the network cause: the companion's log file only (server.quiet_logging)
+peers = logging.getLogger("narrator.companion.server")
 
 FRAME = 1024  # every phone frame is padded to a multiple of this many bytes
 ANSWER_WAIT = 2.0  # seconds: a core answer later than this is replaced by a neutral one
 HOST_TRIES = 5  # wrong PINs from one address before that address waits HOST_LOCK seconds (doubling)
 HOST_LOCK = 30.0
 HOST_LOCK_MAX = 600.0
+# wrong PINs from all addresses together before the PIN itself is locked (HOST_LOCK, doubling at
+# each further wrong PIN): a guesser with a thousand addresses gets no more tries than one with one.
+# The terminal's own link (the host key) still opens the host screen while the PIN is locked
+PIN_BUDGET = 20
+HOST_BURST = 20  # messages a host screen may send at once; then HOST_RATE a second (a person presses
+HOST_RATE = 5.0  # a few buttons a second): the excess is dropped before it is even read
+SEND_QUEUE = 256  # frames waiting for one connection: a client that stops reading is closed, not fed
+MAX_HOSTS = 8  # host screens open at once (a laptop, a tablet, a reload or two): each gets every host frame
 TAP_BURST = 10  # taps a seat may send at once; then TAP_RATE a second (a human changes his mind
 TAP_RATE = 4.0  # a few times a step): the excess of a flood is dropped before it costs anything
 N_AHEAD = 10000  # a tap's number may run ahead of the last one by this much, no more
@@ -52,8 +62,11 @@ REFUSAL_WORDS = {
     "malformed": "not_understood", "not an object": "not_understood", "unknown message": "not_understood",
     "replayed": "replayed", "flood": "flood", "bad hello": "link", "unknown token": "link",
     "link already used": "link_used", "no hello": "no_hello", "host locked": "host_locked",
-    "wrong host PIN": "host_pin", "host count refused": "host_count",
+    "wrong host PIN": "host_pin", "host count refused": "host_count", "host flood": "flood",
 }
+# refusals of a connection that has proved nothing (no seat, no host key): anybody on the network
+# can cause them, so they go to the companion's log file, never onto the table's terminal
+STRANGER_REASONS = ("bad hello", "unknown token", "no hello", "wrong host PIN", "host locked", "too many host screens")
 LOG_EVERY = 5.0  # seconds: refusals are logged one line per seat at most this often
 CLOSE_TAKEN = 4409  # the phone's page says: this seat is taken on another phone, ask the host
 ROLE_FRAME = 4096  # role frames carry a seat's own checks too: padded larger, to the table's longest
@@ -99,17 +112,18 @@ class Conn:
         self.addr: str | None = None  # the client's address, as the server saw it
         self.tokens = float(TAP_BURST)  # the seat's tap allowance (a token bucket)
         self.refilled = 0.0
-
-    @property
-    def loopback(self) -> bool:
-        """The page was opened on the narrator's own machine."""
-        try:
-            return self.addr is not None and ipaddress.ip_address(self.addr).is_loopback
-        except ValueError:
-            return False
+        self.beats = False  # the page sends a heartbeat: silence means it is frozen or gone
+        self.heard = 0.0  # loop time of its last message
 
     def send(self, text: str) -> None:
         if not self.closed:
+            if self.queue.qsize() >= SEND_QUEUE:
+                # it reads nothing: what waits for it is dropped and it is closed (its page
+                # reconnects and gets the screen as it is then)
+                while not self.queue.empty():
+                    self.queue.get_nowait()
+                self.close(1008)
+                return
             self.queue.put_nowait(text)
 
     def close(self, code: int = 1000) -> None:
@@ -141,7 +155,7 @@ class Sent:
 
 class Hub:
     def __init__(self, config, live, pin: str | None = None, tokens: dict[int, str] | None = None,
-                 keys: dict[int, str] | None = None, spent=(), revoked=()):
+                 keys: dict[int, str] | None = None, spent=(), revoked=(), host_key: str | None = None):
         self.config = config
         self.live = live
         # the phones' nights run their full time (LiveSession's fixed night steps): a pause there
@@ -152,6 +166,9 @@ class Hub:
         self.votes_on_phones = bool(section["votes"])
         self.ack_delay = config.section("night")["ack_ms"] / 1000.0
         self.pin = pin or section["pin"] or f"{secrets.randbelow(10**6):06d}"
+        # the host's key: the link printed on the narrator's terminal carries it, and it alone (or
+        # the PIN) opens the host screen — where a connection comes from proves nothing
+        self.host_key = host_key or secrets.token_urlsafe(24)
         self.answer_size = answer_size(config.players)
         seats = range(1, config.seats + 1)
         # a fresh one-time link per seat per game: the phone that opens it gets its own device key,
@@ -171,6 +188,8 @@ class Hub:
         self.on_game_over = None
         self.tap_burst, self.tap_rate = TAP_BURST, TAP_RATE  # the bench lifts them to measure the server
         self._pin_fails: dict[str, tuple[int, float]] = {}  # address -> (wrong PINs, locked until)
+        self._pin_wrong = 0  # wrong PINs from every address together
+        self._pin_locked_until = 0.0  # the PIN itself is locked until then (PIN_BUDGET)
         self._log_due: dict[int | None, tuple[float, dict[str, int]]] = {}
         self.phones: dict[int, Conn] = {}
         self.hosts: set[Conn] = set()
@@ -208,8 +227,6 @@ class Hub:
         self._flush_scheduled = False
         self._dirty = False
         self._hosts_due = False  # a line for the host screens alone: they get a frame, no phone does
-        self._host_fails = 0
-        self._host_locked_until = 0.0
         self._deal_roles = False
         self._says_since_timer: list[str] = []
         self.winner_text: str | None = None  # the winner as the narrator announced it
@@ -259,6 +276,15 @@ class Hub:
         self.all_ready = asyncio.Event()
         # after the result the pages stay served until the host closes the game
         self.closed = asyncio.Event()
+        # a resumed step's private answers are that step's answers again: a phone that comes back
+        # reads its answer (the Sheriff's check) without tapping again. The screen is named now, so
+        # the answers name it, and the first flush does not count it as a new one
+        in_step = getattr(live, "told_in_step", ())
+        if in_step and self.game.phase() == "night":
+            self._new_screen()
+            for t in in_step:
+                text = self.named(t.line, t.args, live.voice.render(t.line, t.args))
+                self.notes[t.seat] = {"t": "note", "ok": True, "text": text, "epoch": self.epoch}
 
     # ------------------------------------------------------------------ sending
     @property
@@ -287,43 +313,35 @@ class Hub:
     # ------------------------------------------------------------------ frames
     def ballot(self) -> tuple[str, list[int]] | None:
         """The open vote as ("seat", candidates) or ("yes_no", []); None when no vote is open."""
-        g = self.game
-        if g.awaiting()[0] != "awaiting_votes":
-            return None
-        return g.vote_choices()
+        return self.game.open_ballot()
 
-    def _ask(self) -> tuple[str | None, list[int]]:
-        """What every phone may tap now; the same for every seat, awake or asleep, alive or dead."""
-        g = self.game
-        if g.state == "night":
-            # seats, or a numbered list (the manners of death): what the step asks, never who is awake
-            return g.night_choices()
-        if g.state == "kamikaze":
-            # a kamikaze's choice is his own act, not a vote: it is on the phones with or without votes
-            return "seat", list(g.alive)
-        if self._extension_offered():
-            # anyone may ask for the day's one extension (seed 000 Tid), aloud or on his phone
-            return "extension", []
-        ballot = self.ballot() if self.votes_on_phones else None
-        return ballot if ballot is not None else (None, [])
+    def _ask(self, m: Moment | None = None) -> tuple[str | None, list[int]]:
+        """What every phone may tap now; the same for every seat, awake or asleep, alive or dead:
+        the moment's question (the rules publish it, flow/moment.py), the day's vote only where
+        the phones vote."""
+        m = m or self.game.moment()
+        if m.by_vote and not self.votes_on_phones:
+            return None, []
+        return m.ask, list(m.choices)
 
     def screen_frame(self, seat: int, remaining: float | None = None) -> dict:
         g = self.game
+        m = g.moment()
         view = g.public_view()
-        ask, choices = self._ask()
-        if ask is not None and g.state not in ("night", "setup") and not self._may_tap(seat):
+        ask, choices = self._ask(m)
+        if ask is not None and m.phase not in ("night", "setup") and not self._may_tap(seat, m):
             ask, choices = None, []  # by day a seat the vote does not call on gets no buttons
         calls = None
-        if getattr(g, "each_called", lambda: False)():
+        if m.called:
             # classic's host calls each candidate in turn (seed 004 §4.4): the ballot is the one
             # being called, and beside it the order of the calls, each called already, now or
             # still to come — worded here, the same on every phone
             calls = " · ".join(
                 self.word("vote_call_mark", seat=self.seat_label(c), mark=self.word(
-                    "vote_call_over" if i < g.calling else "vote_call_now" if i == g.calling else "vote_call_later"))
-                for i, c in enumerate(g.candidates))
+                    "vote_call_over" if i < m.calling else "vote_call_now" if i == m.calling else "vote_call_later"))
+                for i, c in enumerate(m.called))
         step = g.step
-        if self.dealt is not None and g.state == "setup":
+        if self.dealt is not None and m.phase == "setup":
             ask = "ready"  # the deal is out: each phone says when its player has seen the role
         return {
             "t": "screen",
@@ -331,16 +349,16 @@ class Hub:
             "state": view["state"],
             "day": view["day"],
             "step": step.name if step is not None else None,
-            "phase": self.seat_phase_text(seat, ask),
+            "phase": self.seat_phase_text(seat, ask, m),
             "alive": view["alive"],
-            "nominations": self._nominations(view),
-            "nominees_text": self._nominees_text(view),
+            "nominations": self._nominations(view, m),
+            "nominees_text": self._nominees_text(view, m),
             "speaker": view["speaker"],
             "fouls": {str(s): n for s, n in view["fouls"].items()},
             "ask": ask,
             "choices": choices,
             # buttons on this phone's ballot that stay in their place but cannot be tapped
-            "barred": self._barred(seat, ask, choices),
+            "barred": self._barred(seat, ask, m),
             # a vote called one candidate at a time: "7: over · 8: now · 6: not yet"
             "calls": calls,
             # a numbered list's words (a manner of death), the same on every phone
@@ -352,29 +370,29 @@ class Hub:
             "paused": bool(self.live.paused),
             "winner": view.get("winner"),
             "outcome": self._outcome(seat, view),
-            "winner_text": self.phase_winner() if g.state == "over" else None,
+            "winner_text": self.phase_winner() if m.phase == "over" else None,
             "seats": self.config.seats,
-            "ready": sorted(self.ready) if self.dealt is not None and g.state == "setup" else None,
+            "ready": sorted(self.ready) if self.dealt is not None and m.phase == "setup" else None,
             "roles": {str(s): r for s, r in view["roles"].items()} if "roles" in view else None,
             "role_names": self._role_names(view),
             "you": seat,
             # this seat's vote in the vote that runs, as the game recorded it ("You voted for player
             # 7."): on its own phone alone, on the ballot it voted on and under the names called
             # after it (a Swedish day's one vote, seed 000), where it has no button any more
-            "voted": self.vote_given(seat),
+            "voted": self.vote_given(seat, m),
             # this seat's player is out, in his own words (disqualified, a fourth foul, left the
             # table, or out as the dead are): only once the table has been told, from the public view
-            "out": self.out_line(seat),
+            "out": self.out_line(seat, m),
             # the names the table gave its seats ([players]): public, like the name tags in front of
             # the players, so the same on every phone; shown as typed, never as markup
             "names": self.names(),
             # each seat as the page lists it ("7 (Ann)"), worded here for every page alike
             "labels": self.labels(),
-            "report_url": REPORT_URL if g.state == "over" else None,
+            "report_url": REPORT_URL if m.phase == "over" else None,
             # at the end, the reader's own role said plainly: nobody needs it hidden from a
             # neighbour any more (every role is listed under it, as the narrator announced them)
             "own_role": self.word("over_your_role", role=self.listed_role(view["roles"][seat]))
-            if g.state == "over" and seat in view.get("roles", {}) else None,
+            if m.phase == "over" and seat in view.get("roles", {}) else None,
             # the count waits for the scorer (hands by day, typed at the console or on the host
             # screen): public, the same on every phone, so nobody stares at a stopped table
             "entering": self.word("votes_being_entered") if self._votes_being_entered() else None,
@@ -407,28 +425,26 @@ class Hub:
 
     def _extension_offered(self) -> bool:
         """The narrator has asked whether anyone wants the day's time extension, and it runs."""
-        g = self.game
-        return g.state == "discussion" and g.public_view()["timer"] == EXTENSION_OFFER
+        return self.game.extension() == EXTENSION_OFFER
 
-    # states in which the day's nominations are still in play (not the night, not after the vote)
-    NOMINATION_STATES_OFF = ("setup", "night", "last_words", "kamikaze", "over")
+    def _nominations(self, view: dict, m: Moment | None = None) -> list[int]:
+        """The day's nominees while they are in play (the moment's: not at night, not after the vote)."""
+        return list((m or self.game.moment()).nominations)
 
-    def _nominations(self, view: dict) -> list[int]:
-        return [] if view["state"] in self.NOMINATION_STATES_OFF else list(view["nominations"])
-
-    def _nominees_text(self, view: dict) -> str:
-        """The day's nominees as the table's rules name them: in hungariq they are the accused
-        (seed 001: «Vádat emelek XY ellen», «a vádlott»), never "nominated"."""
-        seats = self._nominations(view)
+    def _nominees_text(self, view: dict, m: Moment | None = None) -> str:
+        """The day's nominees as the table's rules name them: where the rules accuse (hungariq,
+        seed 001: «Vádat emelek XY ellen», «a vádlott»), the accused, never "nominated"."""
+        m = m or self.game.moment()
+        seats = self._nominations(view, m)
         if not seats:
             return ""
-        key = "day_accused" if self.accusing() else "day_nominees"
+        key = "day_accused" if m.accusing else "day_nominees"
         return self.word(key, seats=", ".join(self.seat_label(s) for s in seats))
 
     def accusing(self) -> bool:
-        """hungariq's day accuses (seed 001: «Vádat emelek XY ellen», «a vádlott»): its screens say
-        accused where the other rules say nominated, the phones and the host's alike."""
-        return self.config.variant.name == "hungariq"
+        """The rules accuse (the moment says so: hungariq, seed 001): the screens say accused where
+        the other rules say nominated, the phones and the host's alike."""
+        return self.game.ACCUSING
 
     def _remaining(self) -> float:
         """The server's time left on the running clock (frozen while paused): the phones show this."""
@@ -442,36 +458,32 @@ class Hub:
         trial's, and what is left of the day stands beside it, stopped — the table sees that the
         trial eats none of it. Worded here, the same on every phone and the host screen."""
         held = self.live.held_remaining() if hasattr(self.live, "held_remaining") else None
-        if held is None or self.game.state in ("night", "setup", "over"):
+        if held is None or self.game.phase() != "day":
             return None
         left = max(0, round(held))
         clock = f"{left // 60}:{left % 60:02d}" if left >= 60 else self.word("seconds", n=left)
         return self.word("day_held", time=clock)
 
-    def _may_tap(self, seat: int) -> bool:
-        g = self.game
-        if g.state == "kamikaze":
-            return seat == g.awaiting()[1].get("seat")
-        called = self._called_voters()
-        if any(s not in g.alive for s in called):
-            return seat in called  # the rules call on the dead by name (grundregeln's tie-break): them alone
-        if self.ballot() is None:
-            return seat in g.alive  # the time extension: any living player may ask
-        # a ballot: the seats it still calls on, and one whose vote on this very screen stands (his
-        # choice stays marked, a second tap is answered under it). A Swedish voter whose hand went
-        # up for an earlier name has used his one vote of the day (seed 000): no button for this one
-        return seat in called or self._voted.get(seat) == self.epoch
+    def _may_tap(self, seat: int, m: Moment | None = None) -> bool:
+        """The moment's counted seats (a kamikaze, the voters still called, the dead decider of a
+        tie alone, any living player for the time extension), and on a ballot also one whose vote
+        on this very screen stands (his choice stays marked, a second tap is answered under it).
+        A Swedish voter whose hand went up for an earlier name has used his one vote of the day
+        (seed 000): no button for this one."""
+        m = m or self.game.moment()
+        if self.game.seat_ask(seat, m).counted:
+            return True
+        return m.vote is not None and m.decider is None and self._voted.get(seat) == self.epoch
 
-    def _barred(self, seat: int, ask: str | None, choices: list[int]) -> list[int]:
-        """The buttons of this seat's ballot its rules refuse: in grundregeln's pointing a player
-        points at a fellow player (seed 003: «zeigt … auf einen Mitspieler»), never at himself.
-        They keep their place, so every phone's grid has one shape; a tap forged for one is still
-        refused by the rules (reject_self_nomination)."""
-        if ask == "seat" and self.game.state == "pointing" and seat in choices:
-            return [seat]
-        return []
+    def _barred(self, seat: int, ask: str | None, m: Moment | None = None) -> list[int]:
+        """The buttons of this seat's ballot its rules refuse (the seat's ask, flow/moment.py:
+        grundregeln's pointing bars his own). They keep their place, so every phone's grid has one
+        shape; a tap forged for one is still refused by the rules (reject_self_nomination)."""
+        if ask != "seat":
+            return []
+        return list(self.game.seat_ask(seat, m).barred)
 
-    def vote_given(self, seat: int) -> str | None:
+    def vote_given(self, seat: int, m: Moment | None = None) -> str | None:
         """The seat's own vote in the vote that runs, as the game recorded it — his tap, the host's
         press for him, a hand the console typed — worded as his phone says it: "You voted for
         player 7.", «Du röstade på spelare 7.» (a raised hand typed as "yes" is the name that was
@@ -479,10 +491,11 @@ class Hub:
         he gave none in it: a player in a grundregeln tie-break who was silent in the final vote
         reads no vote of his (seed 003: the last dead decides, nobody votes again)."""
         g = self.game
-        if g.state in ("night", "setup", "kamikaze", "over") or self.ballot() is None or seat not in g.alive:
+        m = m or g.moment()
+        if m.vote is None or seat not in g.alive:
             return None
         given = self._given.get(seat)
-        if given is None or seat in self._called_voters():
+        if given is None or seat in m.voters:
             return None
         kind, target, answer, by = given
         by_host = " " + self.word("voted_by_host") if by == "host" else ""
@@ -513,12 +526,12 @@ class Hub:
     # not a death, and a disqualified player does not read that he was killed (seed 004 §5-7)
     OUT_CAUSES = ("fouls", "disqualified", "left")
 
-    def out_line(self, seat: int) -> str | None:
+    def out_line(self, seat: int, m: Moment | None = None) -> str | None:
         """"You are out of the game" on this seat's own phone once the table knows it: from the
         public list of the living, so a removal given at night (`held_for_host`, said in the
         morning) changes nothing on his phone before the morning line is said."""
         g = self.game
-        if g.state == "setup" or seat in g.alive or seat not in g.seats:
+        if (m.phase if m is not None else g.phase()) == "setup" or seat in g.alive or seat not in g.seats:
             return None
         cause = g.causes.get(seat)
         return self.word("you_out_" + cause) if cause in self.OUT_CAUSES else self.word("you_out")
@@ -567,24 +580,24 @@ class Hub:
         phones' line speaks to the players («Támogatod a vádat?», "Everyone taps a seat") his
         screen describes the moment instead ([phone] host_<key>, e.g. host_state_support_vote)."""
         g = self.game
+        m = g.moment()
         voice = self.live.voice
         word = self._host_word if host else self.word
-        if g.state == "over":
+        if m.phase == "over":
             return word("state_over", winner=self.phase_winner())
-        if g.state == "setup" and self.dealt is not None:
+        if m.phase == "setup" and self.dealt is not None:
             return word("dealt_cards" if self.cards_deal else "dealt_roles")
-        if g.state == "night":
-            step = g.step
-            if step is None:
-                return word("state_night")
-            if step.action == "identify":
-                return word("night_identify", role=self._role_name(step.actors[0]))
-            key = "step_" + step.name
-            # a step that chooses from a list (the manner of death) says so; still the same for every seat
-            return word("night_choose" if g.night_choices()[0] != "seat" else "night",
-                        step=voice.render(key, {}) if key in voice.lines else step.name)
-        key = naming.state_key(g)
-        if key in ("state_" + EXTENSION_OFFER, "state_" + EXTENSION):
+        if m.phase == "night":
+            # the moment's name: the night, a step that identifies a role, or one that chooses
+            # (from seats, or a list: the manner of death); the same for every seat
+            if m.step is None:
+                return word(m.name)
+            if m.role is not None:
+                return word(m.name, role=self._role_name(m.role))
+            key = "step_" + m.step
+            return word(m.name, step=voice.render(key, {}) if key in voice.lines else m.step)
+        key = m.name
+        if m.extension is not None:
             # the table is asked for (or is in) the day's time extension, not in an ordinary discussion
             return word(key)
         subject = self._subject()
@@ -596,7 +609,7 @@ class Hub:
         speaker = g.floor
         return word("speaking", phase=text, seat=self.seat_label(speaker)) if speaker is not None else text
 
-    def seat_phase_text(self, seat: int, ask: str | None) -> str:
+    def seat_phase_text(self, seat: int, ask: str | None, m: Moment | None = None) -> str:
         """The phase line on one seat's phone. It tells the reader to tap only what his screen
         has: a dead Swede read «Dag: säg ”tidstillägg” eller tryck på knappen.» under no button,
         a player the vote does not call on «Támogatod a vádat?» over none. By day a phone without
@@ -604,12 +617,12 @@ class Hub:
         while a pause greys the button, read what the table is doing — the host screen's words.
         A player who tapped Ready reads that the others are awaited, not to tap it. At night
         every phone has the same buttons and the same line (nothing may tell a sleeper apart)."""
-        g = self.game
-        if g.state == "setup" and self.dealt is not None and seat in self.ready:
+        m = m or self.game.moment()
+        if m.phase == "setup" and self.dealt is not None and seat in self.ready:
             return self.word("dealt_ready")
-        if g.state in ("setup", "night", "over"):
+        if m.phase != "day":
             return self.phase_text()
-        table_ask = self._ask()[0]
+        table_ask = self._ask(m)[0]
         if table_ask is not None and (ask is None or self.live.paused and table_ask == "extension"):
             return self.phase_text(host=True)
         return self.phase_text()
@@ -644,9 +657,10 @@ class Hub:
     def role_frame(self, seat: int) -> dict:
         g = self.game
         # with physical cards the core knows a seat's role only once the cards have shown themselves
-        known = g.state != "setup" and not (g.cards and not g.cards_recorded)
+        setup = g.phase() == "setup"
+        known = not setup and not (g.cards and not g.cards_recorded)
         role = g.role(seat) if known else None
-        if g.state == "setup" and self.dealt is not None and not self.cards_deal:
+        if setup and self.dealt is not None and not self.cards_deal:
             role = self.dealt.get(seat, "citizen")  # dealt by the adapter, not yet given to the core
         checks = [self.word("night_finding", night=night, text=text) for (night, _), text in self.checks[seat].items()]
         return {"t": "role", "role": role, "role_name": self._role_name(role), "you_are": self._you_are(role),
@@ -682,22 +696,23 @@ class Hub:
 
     def host_frame(self) -> dict:
         g = self.game
+        m = g.moment()
         view = g.public_view()
         remaining = self.live.timer_remaining()
         return {
             "t": "host",
             "seats": self.config.seats,
             "view": {k: (dict((str(a), b) for a, b in v.items()) if isinstance(v, dict) else v) for k, v in view.items()}
-            | {"nominations": self._nominations(view)},
+            | {"nominations": list(m.nominations)},
             "step": g.step.name if g.step is not None else None,
-            "night": g.night_no if g.state == "night" else None,  # its number beside a night's heading
+            "night": g.night_no if m.phase == "night" else None,  # its number beside a night's heading
             "phase": self.phase_text(host=True),
             "role_names": self._role_names(view),
             "names": self.names(),
             # the host screen's lists name seats as the phones do: labels and the nominees' line
             # come from here, never put together by the page
             "labels": self.labels(),
-            "nominees_text": ", ".join(self.seat_label(s) for s in self._nominations(view)),
+            "nominees_text": ", ".join(self.seat_label(s) for s in m.nominations),
             "ballot": self.ballot(),
             "caption": self.caption,
             "timer": self.timer_name,
@@ -705,76 +720,71 @@ class Hub:
             "day_held": self.day_held(),
             "paused": bool(self.live.paused),
             "phones": sorted(s for s, c in self.phones.items() if not c.closed),
-            "ready": sorted(self.ready) if self.dealt is not None and g.state == "setup" else None,
-            "winner_text": self.phase_winner() if g.state == "over" else None,
+            "ready": sorted(self.ready) if self.dealt is not None and m.phase == "setup" else None,
+            "winner_text": self.phase_winner() if m.phase == "over" else None,
             "closed": self.closed.is_set(),
             "awaiting": self.host_awaiting(),
             "awaiting_votes": self.host_awaiting_votes(),
-            "report_url": REPORT_URL if g.state == "over" else None,
+            "report_url": REPORT_URL if m.phase == "over" else None,
             # the referee's fouls, disqualification and team defeat (classic, seed 004 §5-7): the
             # other rule systems have none, and their screen shows no such buttons
-            "penalties": bool(g.rules.get("fouls")),
+            "penalties": m.penalties,
             # tonight's fouls and dismissals, the table hears them in the morning: shown to the host
             # alone until then, each as it was confirmed to him (also after a reload or a resume)
             "held": [self.named(line, args, self.live.voice.render(line, args)) for line, args in g.held_for_host()],
             # seed 000: the screen asks who nominates (and whose nomination is withdrawn) beside the seat
-            "nominator": g.NOMINATOR_NAMED,
-            "controls": self.host_controls(),
+            "nominator": m.nominator_named,
+            "controls": self.host_controls(m),
             # the answers this screen may record for a seat the game calls on now (a player without
             # a phone): the same moments his phone would have buttons, never at night
-            "proxy": self.host_votes(),
+            "proxy": self.host_votes(m),
             # hands by day at a table whose phones do not vote: the count waits for the scorer's
             # line, and the host may give it here
-            "hands": self.host_hands(),
+            "hands": self.host_hands(m),
             # End speech where somebody holds the floor; where nobody does (grundregeln's
             # discussion, hungariq's debate) the same button ends the discussion, and says so
             "end_speech_label": self.word("host_end_speech" if g.floor is not None else "host_end_discussion"),
         }
 
-    def host_controls(self) -> list[str]:
+    def host_controls(self, m: Moment | None = None) -> list[str]:
         """The host screen's buttons now: the page shows these and no other, and the server takes
         no other action from it (`_host_action`). What the table's rules answer in this very state
         (`host_offers`); Pause while the game runs, never at night (its steps run their full time),
         Resume only while paused — and in a pause nothing else: nothing changes the game then.
         Reissuing a seat's link is the phones', not the game's, and always there."""
-        g, live = self.game, self.live
-        if g.state in ("setup", "over"):
+        m, live = m or self.game.moment(), self.live
+        if m.phase in ("setup", "over"):
             return ["reissue"]
         if live.paused:
             return ["resume", "reissue"]
-        night = g.state == "night" and live.pause_refusal("pause") == "pause_at_night"
-        # the day's time extension while the table is asked for it (seed 000 Tid): for a player
-        # who asks aloud and has no phone, as the phones' own button is for the others
-        extend = ["extend"] if self._extension_offered() else []
-        return [*([] if night else ["pause"]), *g.host_offers(), *extend, "reissue"]
+        night = m.phase == "night" and live.pause_refusal("pause") == "pause_at_night"
+        # the moment's host actions: what the rules answer now, with the day's time extension
+        # while the table is asked for it (seed 000 Tid), for a player who asks aloud and has no phone
+        return [*([] if night else ["pause"]), *m.host, "reissue"]
 
-    # the host screen's words above a seat's buttons, by what the game asks him now
-    PROXY_WORDS = {"pointing": "host_point_for", "hand_vote": "host_hand_for", "kamikaze": "host_choose_for"}
+    # the host screen's words above a seat's buttons, by how the moment's answer is given
+    PROXY_WORDS = {"point": "host_point_for", "hand": "host_hand_for", "choose": "host_choose_for"}
 
-    def host_votes(self) -> dict | None:
+    def host_votes(self, m: Moment | None = None) -> dict | None:
         """What the host may record for a seat now, exactly where the game takes a tap from that
         seat (a day vote on the phones, a yes/no question, grundregeln's pointing, a Swedish hand,
         a kamikaze's choice): the seats it calls on, each with the words above its buttons and
         whether its phone is connected. Never at night (a tap there would show the host who is
         awake), never in a pause, never the time extension (the host has his own button for it)."""
-        g = self.game
-        if g.state in ("setup", "night", "over") or self.live.paused:
+        m = m or self.game.moment()
+        if m.phase != "day" or self.live.paused:
             return None
-        ask, choices = self._ask()
+        ask, choices = self._ask(m)
         if ask not in ("seat", "yes_no"):
             return None
-        if g.state == "kamikaze":
-            seats = [g.awaiting()[1].get("seat")]
-        else:
-            seats = self._called_voters()
-        seats = [s for s in seats if _is_int(s) and self._voted.get(s) != self.epoch]
+        seats = [s for s in m.voters if _is_int(s) and self._voted.get(s) != self.epoch]
         if not seats:
             return None
-        key = self.PROXY_WORDS.get(g.state, "host_vote_for")
+        key = self.PROXY_WORDS.get(m.answer, "host_vote_for")
         connected = {s for s, c in self.phones.items() if not c.closed}
         rows = []
         for s in seats:
-            row = {"seat": s, "text": self._seat_words(key, s), "phone": s in connected, "barred": self._barred(s, ask, choices)}
+            row = {"seat": s, "text": self._seat_words(key, s), "phone": s in connected, "barred": self._barred(s, ask, m)}
             if row["phone"]:
                 row["confirm"] = self._seat_words("host_confirm_vote_connected", s)
             rows.append(row)
@@ -783,7 +793,7 @@ class Hub:
         return {"epoch": self.epoch, "ask": ask, "choices": choices,
                 "labels": {str(c): self.seat_label(c) for c in choices}, "rows": rows}
 
-    def host_hands(self) -> dict | None:
+    def host_hands(self, m: Moment | None = None) -> dict | None:
         """The hands the host may record now: where the phones do not vote and the hand call's time
         is over, its count waiting for the scorer's line (LiveSession.hands_waiting). A table whose
         terminal nobody watches is not stuck: the host taps the seats that raised a hand, then
@@ -797,16 +807,18 @@ class Hub:
         waiting = getattr(live, "hands_waiting", lambda: False)
         if self.votes_on_phones or live.paused or not waiting():
             return None
+        m = m or g.moment()
         kind, candidates = g.vote_choices()
         voters = [s for s in self._called_voters() if _is_int(s)]
         cast = g.ballot_cast()
         several = kind == "seat" and len(candidates) > 1
+        pointing = m.answer == "point"
         if several:
-            text = self.word("host_hands_awaited_pointing" if g.state == "pointing" else "host_hands_awaited_several")
-            if g.state == "tie_break" and voters:
+            text = self.word("host_hands_awaited_pointing" if pointing else "host_hands_awaited_several")
+            if m.decider is not None and voters:
                 # seed 003: the last dead decides alone — his seat under the player he names
                 text = self._seat_words("host_hands_awaited_decider", voters[0])
-            row_words = "host_hands_row_point" if g.state == "pointing" else "host_hands_row"
+            row_words = "host_hands_row_point" if pointing else "host_hands_row"
             rows = [{"seat": c, "text": self._seat_words(row_words, c),
                      "cast": [v for v, (t, _) in cast.items() if t == c]} for c in candidates]
         else:
@@ -818,7 +830,7 @@ class Hub:
         return {"call": live.hand_call(), "epoch": self.epoch, "text": text, "several": several,
                 "seats": voters, "rows": rows,
                 # a seat's own row in the pointing (seed 003: one points at a fellow player)
-                "barred": {str(v): self._barred(v, "seat", candidates) for v in voters if self._barred(v, "seat", candidates)},
+                "barred": {str(v): self._barred(v, "seat", m) for v in voters if self._barred(v, "seat", m)},
                 "labels": {str(s): self.seat_label(s) for s in sorted(shown)}}
 
     def _host_hands(self, conn: Conn, msg: dict) -> None:
@@ -989,10 +1001,11 @@ class Hub:
         if self.votes_on_phones or not waiting():
             return None
         kind, candidates = self.game.vote_choices()
+        m = self.game.moment()
         if kind == "seat" and len(candidates) != 1:
-            key, args = "host_awaiting_hands_pointing" if self.game.state == "pointing" else "host_awaiting_hands_several", {}
-            if self.game.state == "tie_break":
-                key, args = "host_awaiting_hands_decider", {"seat": self.game.decider}
+            key, args = "host_awaiting_hands_pointing" if m.answer == "point" else "host_awaiting_hands_several", {}
+            if m.decider is not None:
+                key, args = "host_awaiting_hands_decider", {"seat": m.decider}
         elif kind == "seat":
             key, args = "host_awaiting_hands", {"seat": candidates[0]}
         else:
@@ -1048,10 +1061,11 @@ class Hub:
             self.caption = " ".join(t for t in self._caption_lines if t)
             self._dirty = True
         elif isinstance(effect, Tell):
-            if self.game.state == "night" and effect.line.startswith(CHECK_LINES):
+            night = self.game.phase() == "night"
+            if night and effect.line.startswith(CHECK_LINES):
                 step = self.game.step
                 self.checks[effect.seat][(self.game.night_no, step.name if step else "")] = text or ""
-            if self._resuming and self.game.state == "night":
+            if self._resuming and night:
                 # a resumed night step starts again on every phone alike: shown unasked, the awake
                 # players' answers ("You chose 5", a check) would be the only words on the table's
                 # screens, the sleepers' cover answers being gone with the crash. It stands, as
@@ -1067,7 +1081,7 @@ class Hub:
             self._last_reject = (False, text or "")
             if effect.seat is None and effect.line in ("paused", "resumed"):
                 self._paused_caption(effect.line, text or "")
-            elif effect.seat is None and self.game.state == "night" and effect.line != "journal_failed":
+            elif effect.seat is None and self.game.phase() == "night" and effect.line != "journal_failed":
                 # the host's own input refused at night ("foul 6" for a seat that is out): his
                 # alone, as a pause refused at night is — a caption on every phone would light up
                 # the sleeping table's screens with what the referee did
@@ -1096,9 +1110,9 @@ class Hub:
         it to take — a guess where a line is still being rendered. By day they now get the true
         time left, so a vote's countdown ends with its window: the Swedish call «… Rösta i
         mobilen. NU!» shows its buttons from the moment it is queued, and its 5 s run from «NU!»
-        (docs/companion.md). At night nothing is sent: a step's frames are the same for every seat,
+        (docs/how-to/rules-sverige.md). At night nothing is sent: a step's frames are the same for every seat,
         and the moment a step's line ends is the table's, not news for a phone."""
-        if self.game.state in ("night", "setup", "over") or not self.timer_name:
+        if self.game.phase() != "day" or not self.timer_name:
             return
         self._dirty = True
         self._schedule_flush()
@@ -1123,16 +1137,17 @@ class Hub:
         """A new screen id whenever what the phones may answer changes (a new ballot, a new step):
         taps and answers name the screen they belong to, and the pages drop any other screen's."""
         g = self.game
-        ask, choices = self._ask()
-        sig = (g.state, g.day, g.step.name if g.step is not None else None, ask, tuple(choices), g.awaiting()[0])
+        m = g.moment()
+        ask, choices = self._ask(m)
+        sig = (g.state, g.day, m.step, ask, tuple(choices), g.awaiting()[0])
         if sig != self._sig:
             self._sig = sig
             self.epoch += 1
             self._dirty = True
-            if g.state == "night" or getattr(g, "calling", None) == 0:
+            if m.phase == "night" or m.calling == 0:
                 self._calls.clear()  # a new round: the last one's calls are no more of it
-        if self.votes_on_phones and getattr(g, "each_called", lambda: False)():
-            self._calls[self.epoch] = g.candidates[g.calling]  # every screen of the call (its timer's too)
+        if self.votes_on_phones and m.called:
+            self._calls[self.epoch] = m.called[m.calling]  # every screen of the call (its timer's too)
 
     def _private_line(self, seat: int, text: str, ok: bool) -> None:
         cur = self._current
@@ -1275,7 +1290,7 @@ class Hub:
         its button marked, and a later tap on another button answered with it (the mark stays) —
         never an open ballot that says "already voted" to a player who sees no vote of his. (A vote
         is public; at night nothing of this is sent.)"""
-        if not self.votes_on_phones or not self._day_vote_screen() or self.game.state == "night":
+        if not self.votes_on_phones or not self._day_vote_screen() or self.game.phase() == "night":
             return  # the screen the input was made on (the last one sent) was no day vote
         target, answer = self._hand(ev.get("target"), ev.get("answer"))
         text = self.vote_words((target, answer), False, self._deciding())
@@ -1326,7 +1341,7 @@ class Hub:
         self._resuming = False
         self._batch += 1
         self._caption_shown = True  # a line said later by itself (a notice) begins the next caption
-        roles_due = self._deal_roles or (self._dirty and self._roles_epoch != self.epoch and self.game.state != "setup")
+        roles_due = self._deal_roles or (self._dirty and self._roles_epoch != self.epoch and self.game.phase() != "setup")
         if roles_due:
             # at every new screen all seats get their role frame, the same size at the same moment:
             # it carries the findings of a finished step into the held-down area and nobody's phone differs
@@ -1366,10 +1381,10 @@ class Hub:
     def hello(self, conn: Conn, msg) -> bool:
         """A phone or host screen introduces itself; False: refused (the server closes it)."""
         if not isinstance(msg, dict):
-            self.refuse("bad hello", None)
+            self.refuse("bad hello", None, conn.addr)
             return False
         if msg.get("t") == "host":
-            return self._host_login(conn, msg.get("pin"))
+            return self._host_login(conn, msg.get("pin"), msg.get("key"))
         token, key = msg.get("token"), msg.get("key")
         token = token if isinstance(token, str) else None
         key = key if isinstance(key, str) else None
@@ -1384,7 +1399,7 @@ class Hub:
             seat = self._by_key[key]
         else:
             taken = token in self._by_token if token is not None else key in self.revoked
-            self.refuse("link already used" if taken else "unknown token", None)
+            self.refuse("link already used" if taken else "unknown token", None, conn.addr)
             # a phone that comes back with only the key of an earlier game was never shown a link
             # here: it is told to scan its seat, not that "this link" is wrong
             word = "seat_taken" if taken else "link_invalid" if token is not None else "link_invalid_rescan"
@@ -1406,7 +1421,7 @@ class Hub:
         # always a note, empty when there is none: the frames of a reconnect do not depend on the role;
         # a private answer comes back only within its own step (afterwards it is held down, in the role frame)
         note = self.notes.get(seat)
-        if self.game.state != "night":
+        if self.game.phase() != "night":
             # by day the answer that stands on this screen (a vote, the time extension asked for)
             # comes back with its marked button: a phone that reloads after voting reads that its
             # vote is in, not an open ballot (votes are public: nothing to hide by day)
@@ -1453,36 +1468,56 @@ class Hub:
         self._send_hosts()
         return f"{self.base_url}/#{token}"
 
-    def _host_login(self, conn: Conn, pin) -> bool:
-        if conn.loopback:
-            # the narrator's own machine: whoever sits at it runs the game anyway
+    def _host_login(self, conn: Conn, pin, key=None) -> bool:
+        """The host screen opens for whoever proves the host's secret: the key in the link the
+        terminal printed, or the PIN (a tablet). Never for where a connection comes from — a web
+        page on the narrator's own machine connects from 127.0.0.1 as well."""
+        if isinstance(key, str) and secrets.compare_digest(key.encode(), self.host_key.encode()):
             return self._host_in(conn)
-        now = self.live.loop.time()
         addr = conn.addr or "?"
+        if key is not None:
+            # a link of another game (or a guess): not a PIN guess, and the page asks for the PIN
+            self.refuse("unknown token", None, addr)
+            conn.send(json.dumps({"t": "error", "text": self.word("wrong_pin")}))
+            return False
+        now = self.live.loop.time()
         fails, until = self._pin_fails.get(addr, (0, 0.0))
-        if now < until:
-            self.refuse("host locked", None)
+        if now < until or now < self._pin_locked_until:
+            self.refuse("host locked", None, addr)
             conn.send(json.dumps({"t": "error", "text": self.word("host_locked")}))
             return False
         if pin is None:
-            # the page's first try without a PIN (it works on the narrator's machine): not a guess
+            # the page's first try without a key or a PIN: not a guess
             conn.send(json.dumps({"t": "error", "text": self.word("wrong_pin")}))
             return False
         if not isinstance(pin, str) or not secrets.compare_digest(pin.encode(), self.pin.encode()):
-            # only the address that guesses waits, longer each time: the real host is never locked out
+            # the address that guesses waits, longer each time; and past PIN_BUDGET wrong PINs from
+            # all addresses together the PIN itself waits, so no number of addresses buys more
+            # guesses. The terminal's link still opens the host screen meanwhile
             fails += 1
             if fails >= HOST_TRIES:
                 until = now + min(HOST_LOCK * 2 ** (fails - HOST_TRIES), HOST_LOCK_MAX)
-            if len(self._pin_fails) > 1000:
-                self._pin_fails.pop(next(iter(self._pin_fails)))
+            self._pin_fails.pop(addr, None)
+            if len(self._pin_fails) >= 1000:
+                self._pin_fails.pop(next(iter(self._pin_fails)))  # the budget below holds all the same
             self._pin_fails[addr] = (fails, until)
-            self.refuse("wrong host PIN", None)
+            self._pin_wrong += 1
+            self.refuse("wrong host PIN", None, addr)
+            if self._pin_wrong >= PIN_BUDGET:
+                lock = min(HOST_LOCK * 2 ** (self._pin_wrong - PIN_BUDGET), HOST_LOCK_MAX)
+                self._pin_locked_until = now + lock
+                log.warning("%s", self.said("companion_pin_locked", seconds=int(lock)))
             conn.send(json.dumps({"t": "error", "text": self.word("wrong_pin")}))
             return False
         self._pin_fails.pop(addr, None)
         return self._host_in(conn)
 
     def _host_in(self, conn: Conn) -> bool:
+        if len(self.hosts) >= MAX_HOSTS:
+            # every host screen gets every host frame: a hundred of them would cost the phones' answers
+            self.refuse("too many host screens", None, conn.addr)
+            conn.send(json.dumps({"t": "error", "text": self.word("host_locked")}))
+            return False
         conn.host = True
         self.hosts.add(conn)
         conn.send(json.dumps(self.host_frame()))
@@ -1495,10 +1530,15 @@ class Hub:
         self.hosts.discard(conn)
         self._send_hosts()
 
-    def refuse(self, reason: str, seat: int | None) -> None:
+    def refuse(self, reason: str, seat: int | None, addr: str | None = None) -> None:
         if len(self.refused) < 10000:  # tests read it; a flood must not grow it without end
             self.refused.append((reason, seat))
-        if seat is not None and self.game.state == "night" and seat in self.game.alive:
+        if seat is None and reason in STRANGER_REASONS:
+            # anybody on the network can send this: the log file beside the journal has it, the
+            # table's terminal does not (a lockout is said there once, when it begins)
+            peers.info("refused: %s", reason, extra={"cause": reason, "peer": addr or "?"})
+            return
+        if seat is not None and self.game.phase() == "night" and seat in self.game.alive:
             # a living seat's phone sending at night is what an awake seat does: a console line
             # (or its moment) would tell the room who was awake. The dead's are theirs to read —
             # out is public, and asleep is no question for them.
@@ -1583,7 +1623,8 @@ class Hub:
         if late_ask or late_taken:
             reason = None
         self.last_n[seat] = n
-        night = self.game.state == "night"
+        m = self.game.moment()
+        night = m.phase == "night"
         vote = False  # a day vote on the phones: its answer stands for the ballot, as a night's for its step
         extension = False  # the Swedish time extension asked for: its answer stands for the question
         future = loop.create_future()
@@ -1614,8 +1655,8 @@ class Hub:
                 # asleep, dead or a step without action: the same ack, and the core never hears it
                 log.debug("companion: night tap kept from the core")
                 future.set_result(self._cover_answer(step, target))
-        elif self.game.state == "kamikaze":
-            if seat != self.game.awaiting()[1].get("seat"):
+        elif m.answer == "choose":
+            if not self.game.seat_ask(seat, m).counted:
                 # only the dying kamikaze chooses; the others' taps need not fill the journal
                 self.refuse("not the kamikaze", seat)
                 future.set_result([(False, self.live.voice.render("reject_not_kamikaze", {}))])
@@ -1670,7 +1711,7 @@ class Hub:
                     future.set_result([(True, standing[1] or self.vote_words(standing[2], True))])
                 else:
                     sent = self._submit(Tap(seat, target, answer), future)
-        elif seat not in self.game.alive and self.game.state not in ("setup", "over"):
+        elif seat not in self.game.alive and m.phase not in ("setup", "over"):
             self.refuse("seat out", seat)
             future.set_result(self._tap_out(seat))
         else:
@@ -1722,7 +1763,7 @@ class Hub:
         # be the same on every phone, and his would have kept a day's answer through the mafia's
         # step. His page drops it as an answer for another screen; the night's caption says it
         # to everyone («Spieler 4 wird gelyncht. Es wird Nacht.»)
-        into_night = decided and self.game.state == "night"
+        into_night = decided and self.game.phase() == "night"
         shown = self.epoch if extension or decided and not into_night else epoch if _is_int(epoch) else self.epoch
         if badge and ok:
             text = ""  # the badge says it
@@ -1765,8 +1806,9 @@ class Hub:
         if reason == "stale" and _is_int(epoch) and epoch in self._calls and self._calls.get(self.epoch) != self._calls[epoch]:
             called = self._calls[epoch]
             return called if target == called or target is None and answer is True else None
-        if reason is None and self.votes_on_phones and getattr(g, "each_called", lambda: False)() and _is_int(target):
-            return target if target in g.candidates[:g.calling] else None
+        m = g.moment()
+        if reason is None and self.votes_on_phones and m.called and _is_int(target):
+            return target if target in m.called[:m.calling] else None
         return None
 
     def _late_extension_ask(self, seat: int, epoch, question: int | None = None) -> bool:
@@ -1774,7 +1816,7 @@ class Hub:
         the one the phones' request began, or `question`."""
         question = self._offer_granted if question is None else question
         return (_is_int(epoch) and epoch == question and seat in self.game.alive
-                and self.game.state == "discussion" and self.game.public_view()["timer"] == EXTENSION)
+                and self.game.extension() == EXTENSION)
 
     def _extension_taken(self) -> bool:
         """Asked as the phones' Extend's turn comes: True keeps it from the game. A voice or the
@@ -1841,7 +1883,7 @@ class Hub:
         if what == "hands":
             return self._host_hands(conn, msg)
         if what == "close":
-            if self.game.state == "over":
+            if self.game.phase() == "over":
                 self.close_game()
             return
         if what == "reissue":
@@ -1927,7 +1969,7 @@ class Hub:
         self._schedule_flush()
 
     def _ready(self, seat: int) -> None:
-        if self.dealt is None or self.game.state != "setup":
+        if self.dealt is None or self.game.phase() != "setup":
             return self.refuse("not asking ready", seat)
         if seat not in self.ready:
             self.ready.add(seat)

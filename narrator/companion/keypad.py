@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..language import MAX_SEAT_DIGITS, seat_number
 
 # What the narrator reads out before the first night when the keypad is used (the sound of keys
-# must not tell which step has a living player): see docs/companion.md.
+# must not tell which step has a living player): see docs/explanation/leak-free-night.md.
 MASKING_POLICY = (
     "The keypad sits in the middle of the table. At every night step, whoever is awake or not, "
     "everybody drums softly on the table with their fingers until the narrator says the step is "

@@ -9,14 +9,20 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import functools
+import ipaddress
 import json
 import logging
+import logging.handlers
 import os
+import shutil
 import socket
 import sys
+import textwrap
 import time
 import traceback
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import uvicorn
 from starlette.applications import Starlette
@@ -25,17 +31,26 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from . import qr
+from ..config import proxy_addresses
 from ..flow.events import Deal
-from .hub import Conn, Hub
+from .hub import HOST_BURST, HOST_RATE, Conn, Hub
 
 log = logging.getLogger("narrator.companion")
+# the server's own logging and uvicorn's: the log file beside the journal, never the table's terminal
+server_log = logging.getLogger("narrator.companion.server")
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # bytes: nothing a phone legitimately sends is longer
 HELLO_WAIT = 10.0
 PER_ADDRESS = 128  # open connections from one address (a table's phones each have their own)
+# new connections from one address: this many at once, then this many a second (a page that
+# reconnects does so every few hundred ms; a flood of handshakes would hold up the phones' answers)
+CONNECT_BURST, CONNECT_RATE = 16, 20.0
 SILENT_WAIT = 10.0  # seconds a new connection may stay silent before it is closed
 BACKLOG = 64
 IDLE_AFTER_GAME = 600.0  # seconds without any phone or host screen after the game: the server closes
+LOST_AFTER = 7.0  # seconds without a heartbeat (a page sends one every 2 s): the phone shows as lost
+LOG_INTERVAL = 60.0  # seconds: the log file takes one line per cause and address this often
+LOG_BYTES, LOG_KEEP = 1_000_000, 3  # the log file is rotated at this size, this many old ones kept
 
 # The pages hold a seat's token in memory: nothing may cache them or leak their address onwards.
 HEADERS = {
@@ -80,32 +95,56 @@ def build_app(hub: Hub) -> Starlette:
         conn = Conn()
         conn.addr = websocket.client.host if websocket.client else None
         writer = asyncio.create_task(_write(websocket, conn))
+        loop = asyncio.get_running_loop()
         try:
             first = await asyncio.wait_for(_receive(websocket), HELLO_WAIT)
             if first is _GONE:
                 return
             if first is None or not hub.hello(conn, first):
                 if first is None:
-                    hub.refuse("bad hello", None)
+                    hub.refuse("bad hello", None, conn.addr)
                 conn.close(4401)
                 await writer
                 return
-            while True:
-                msg = await _receive(websocket)
-                if msg is _GONE:
+            conn.heard = loop.time()
+            conn.beats = isinstance(first, dict) and first.get("beat") is True and conn.seat is not None
+            bucket = _Bucket(HOST_BURST, HOST_RATE, loop.time()) if conn.host else None
+            while not conn.closed:
+                try:
+                    # a page that beats and falls silent is frozen or gone without a goodbye: the
+                    # host screen shows its seat as lost now, not when TCP notices minutes later
+                    raw = await asyncio.wait_for(websocket.receive(), LOST_AFTER if conn.beats else None)
+                except asyncio.TimeoutError:
+                    conn.close(4408)  # said to the page before the hub forgets it (finally)
                     return
+                if raw["type"] == "websocket.disconnect":
+                    return
+                conn.heard = loop.time()
+                if bucket is not None and not bucket.take(conn.heard):
+                    # a host screen's flood: dropped before it is even parsed
+                    hub.refuse("host flood", None)
+                    continue
+                msg = _parsed(raw)
+                if isinstance(msg, dict) and msg.get("t") == "beat":
+                    continue
                 try:
                     await hub.message(conn, msg)
                 except Exception:  # bad input never takes the server down
                     _message_failed(hub)
         except asyncio.TimeoutError:
-            hub.refuse("no hello", None)
+            hub.refuse("no hello", None, conn.addr)
         finally:
+            by_hub = conn.closed  # before `gone`, which marks every connection closed
             hub.gone(conn)
             if not writer.done():
+                if by_hub:
+                    # closed by the hub (another phone took the seat, lost, flooding): its close
+                    # code still goes out, so the page says why rather than reconnect blindly
+                    with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                        await asyncio.wait_for(writer, 1.0)
                 writer.cancel()
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", phone),
             Route("/host", host),
@@ -114,6 +153,108 @@ def build_app(hub: Hub) -> Starlette:
             WebSocketRoute("/ws", ws),
         ]
     )
+    return OwnOrigin(app, hub)
+
+
+class _Bucket:
+    """A token bucket: `burst` at once, then `rate` a second."""
+
+    def __init__(self, burst: float, rate: float, now: float):
+        self.burst, self.rate, self.tokens, self.at = float(burst), float(rate), float(burst), now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+    def wait(self, now: float, longest: float) -> float | None:
+        """A token now or later: the seconds until it is due (0: now), None when that is more
+        than `longest` (the token is then not taken)."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        due = max(0.0, (1.0 - self.tokens) / self.rate)
+        if due > longest:
+            return None
+        self.tokens -= 1.0
+        return due
+
+
+def own_names(hub: Hub) -> set[str]:
+    """The host names the server answers to besides IP addresses: this machine's own name for
+    itself, and the name in the phones' links ([companion] public_url). A page that reached this
+    port under any other name came through DNS rebinding."""
+    names = {"localhost", *_machine_names()}
+    name = urlsplit(hub.base_url or "").hostname
+    if name:
+        names.add(name.lower())
+    return names
+
+
+@functools.lru_cache(maxsize=1)
+def _machine_names() -> tuple[str, ...]:
+    """This machine's own name, and its name on the local network (mDNS): no rebinding in those."""
+    with contextlib.suppress(OSError):
+        name = socket.gethostname().lower().rstrip(".")
+        if name:
+            return (name, name + ".local") if "." not in name else (name,)
+    return ()
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+        return True
+    except ValueError:
+        return False
+
+
+class OwnOrigin:
+    """Every request must name this server as its Host (an IP address, localhost or the links'
+    own name), and every WebSocket and every request that could change something must come from a
+    page of this very server (its Origin the same scheme, host and port): a page from another
+    port, a local file or a rebound DNS name opens no socket here and changes nothing."""
+
+    SAFE = ("GET", "HEAD")
+
+    def __init__(self, app, hub: Hub):
+        self.app = app
+        self.hub = hub
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        why = self._refused(scope, headers)
+        if why is None:
+            return await self.app(scope, receive, send)
+        client = scope.get("client")
+        server_log.info("refused: %s", why, extra={"cause": why, "peer": client[0] if client else "?"})
+        if scope["type"] == "websocket":
+            await receive()  # websocket.connect; a close before accept is an HTTP 403
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await Response("", status_code=403, headers=HEADERS)(scope, receive, send)
+
+    def _refused(self, scope, headers) -> str | None:
+        host = headers.get("host", "")
+        name = urlsplit("//" + host).hostname if host else None
+        if not name or not (_is_ip(name) or name.lower() in own_names(self.hub)):
+            return "foreign host"
+        if scope["type"] == "http" and scope.get("method", "GET") in self.SAFE:
+            return None
+        origin = headers.get("origin")
+        if origin is None or origin == "null":
+            return "no origin"
+        own = urlsplit(origin)
+        if own.scheme not in ("http", "https") or own.netloc.lower() != host.lower():
+            # a reverse proxy ([companion] public_url) may hand on another Host: its own origin is ours too
+            public = urlsplit(self.hub.base_url or "")
+            if not (public.netloc and own.scheme == public.scheme and own.netloc.lower() == public.netloc.lower()):
+                return "foreign origin"
+        return None
 
 
 _GONE = object()
@@ -152,6 +293,10 @@ async def _receive(websocket: WebSocket):
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         return _GONE
+    return _parsed(message)
+
+
+def _parsed(message: dict):
     text = message.get("text")
     if text is None:
         return None
@@ -183,23 +328,39 @@ class ConnectionLimits:
         self.total = total
         self.open: dict[str, set] = {}
         self.refused = 0
+        self.buckets: dict[str, _Bucket] = {}
 
-    def admit(self, transport) -> bool:
+    def admit(self, transport) -> float | None:
+        """None: refused (over the caps, or so far over its address's rate that it would wait
+        longer than SILENT_WAIT); else the seconds it waits before it is read. A burst of new
+        connections from one address beyond CONNECT_BURST is not refused but spread out at
+        CONNECT_RATE: its clients wait for their answer instead of connecting again at once, and
+        the handshakes never crowd out the phones' answers."""
         peer = transport.get_extra_info("peername")
         addr = str(peer[0]) if peer else "?"
         mine = {t for t in self.open.get(addr, ()) if not t.is_closing()}
         count = len(mine) + sum(len(v) for a, v in self.open.items() if a != addr)
-        if len(mine) >= self.per_address or count >= self.total:
+        now = time.monotonic()
+        bucket = self.buckets.get(addr)
+        if bucket is None:
+            if len(self.buckets) > 10000:  # many addresses: the full buckets are forgotten
+                self.buckets = {a: b for a, b in self.buckets.items() if b.tokens + (now - b.at) * b.rate < b.burst}
+                if len(self.buckets) > 10000:
+                    self.buckets.clear()  # that many addresses at once: the total cap holds them
+            bucket = self.buckets[addr] = _Bucket(CONNECT_BURST, CONNECT_RATE, now)
+        wait = bucket.wait(now, SILENT_WAIT) if len(mine) < self.per_address and count < self.total else None
+        if wait is None:
             self.open[addr] = mine
             self.refused += 1
             if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
-                log.warning("%s", self.said("companion_connections_refused", n=self.refused, address=addr))
-            return False
+                server_log.warning("%s", self.said("companion_connections_refused", n=self.refused, address=addr),
+                                   extra={"cause": "connections refused", "peer": addr})
+            return None
         mine.add(transport)
         self.open[addr] = mine
         for a in [a for a, v in self.open.items() if a != addr and all(t.is_closing() for t in v)]:
             del self.open[a]
-        return True
+        return wait
 
 
 def _capped_protocol(limits: ConnectionLimits):
@@ -208,18 +369,34 @@ def _capped_protocol(limits: ConnectionLimits):
 
     class Capped(AutoHTTPProtocol):
         _admitted = False
+        _started = False
         _heard = False
 
         def connection_made(self, transport):
-            if not limits.admit(transport):
+            wait = limits.admit(transport)
+            if wait is None:
                 transport.abort()  # frees the descriptor at once
                 return
             self._admitted = True
+            if wait <= 0:
+                return self._start(transport)
+            transport.pause_reading()  # it waits its turn, unread
+            asyncio.get_running_loop().call_later(wait, self._start, transport)
+
+        def _start(self, transport) -> None:
+            if transport.is_closing():
+                return
+            self._started = True
             super().connection_made(transport)
+            transport.resume_reading()
             asyncio.get_running_loop().call_later(SILENT_WAIT, self._silent, transport)
 
         def _silent(self, transport) -> None:
-            if not self._heard and not transport.is_closing():
+            # no whole request head in SILENT_WAIT seconds (silent, or a byte now and then: a
+            # slowloris): closed. A WebSocket has left this protocol by then; a page was answered
+            if transport.is_closing() or transport.get_protocol() is not self:
+                return
+            if not self._heard or getattr(self, "cycle", None) is None:
                 transport.close()
 
         def data_received(self, data):
@@ -227,10 +404,87 @@ def _capped_protocol(limits: ConnectionLimits):
             super().data_received(data)
 
         def connection_lost(self, exc):
-            if self._admitted:
+            if self._started:
                 super().connection_lost(exc)
 
     return Capped
+
+
+class _OncePerInterval(logging.Filter):
+    """One line per cause and address per LOG_INTERVAL in the log file (the next one says how
+    many were left out), each on one line: a flood of garbage cannot fill the disk."""
+
+    def __init__(self, interval: float = LOG_INTERVAL):
+        super().__init__()
+        self.interval = interval
+        self.due: dict[tuple, tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        peer = getattr(record, "peer", "-")
+        text = record.getMessage()
+        key = (getattr(record, "cause", None) or text[:100], peer)
+        now = time.monotonic()
+        due, held = self.due.get(key, (0.0, 0))
+        if now < due:
+            self.due[key] = (due, held + 1)
+            return False
+        if len(self.due) > 10000:
+            self.due = {k: v for k, v in self.due.items() if v[0] > now}
+            if len(self.due) > 10000:
+                self.due.clear()
+        self.due[key] = (now + self.interval, 0)
+        if record.exc_info and record.name.startswith("uvicorn"):
+            # uvicorn's traceback of a client's bad bytes says nothing about the game: its line is enough
+            text += f" ({record.exc_info[1]!r})"
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        record.msg, record.args = " ".join(text.split()) + (f" (and {held} more since)" if held else ""), None
+        record.peer = peer
+        return True
+
+
+class _PrivateRotatingFile(logging.handlers.RotatingFileHandler):
+    """A rotated log file readable by your user only, the new one after each rotation too."""
+
+    def _open(self):
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
+
+
+_log_handlers: list[logging.Handler] = []
+
+
+def quiet_logging(live) -> logging.Handler:
+    """The server's own lines and uvicorn's go to the log file beside the journal (rotated),
+    never to the table's terminal: whatever a device on the network sends, the terminal shows
+    the game. Without a journal they go nowhere."""
+    path = developer_log(live)
+    handler: logging.Handler = logging.NullHandler()
+    if path is not None:
+        try:
+            handler = _PrivateRotatingFile(path, maxBytes=LOG_BYTES, backupCount=LOG_KEEP, encoding="utf-8", delay=True)
+        except OSError:
+            handler = logging.NullHandler()
+    handler.addFilter(_OncePerInterval())
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s [%(peer)s] %(message)s"))
+    for name, level in (("narrator.companion.server", logging.INFO), ("uvicorn", logging.WARNING)):
+        logger = logging.getLogger(name)
+        logger.propagate = False
+        logger.setLevel(level)
+        logger.addHandler(handler)
+    _log_handlers.append(handler)
+    return handler
+
+
+def _stop_logging(handler: logging.Handler) -> None:
+    for name in ("narrator.companion.server", "uvicorn"):
+        logging.getLogger(name).removeHandler(handler)
+    with contextlib.suppress(ValueError):
+        _log_handlers.remove(handler)
+    if not _log_handlers:
+        # no server runs: nothing of it may reach the terminal, but a later server's handler is fresh
+        for name in ("narrator.companion.server", "uvicorn"):
+            logging.getLogger(name).addHandler(logging.NullHandler())
+    handler.close()
 
 
 def _english(key: str, **args) -> str:
@@ -249,7 +503,8 @@ def _quiet_accept_errors(loop, said=_english) -> None:
         if context.get("message", "").startswith("socket.accept() out of system resource"):
             if loop.time() - last[0] > 5:
                 last[0] = loop.time()
-                log.warning("%s", said("companion_out_of_descriptors", error=str(context.get("exception"))))
+                server_log.warning("%s", said("companion_out_of_descriptors", error=str(context.get("exception"))),
+                                   extra={"cause": "out of descriptors", "peer": "-"})
             return
         if previous is not None:
             previous(loop, context)
@@ -298,6 +553,10 @@ class Companion:
         self.seats_page: Path | None = None
         self.seats_page_temporary = True
         self.loopback_host_url = f"http://{'[::1]' if sock.family == socket.AF_INET6 else '127.0.0.1'}:{self.port}/host"
+        # the link the terminal prints: it carries the host's key (after #, so no request, log or
+        # Referer carries it), and opens the host screen on this machine with nothing to type
+        self.host_link = f"{self.loopback_host_url}#{hub.host_key}"
+        self.log_handler: logging.Handler | None = None
         self.pin_file: Path | None = None
 
     async def started(self) -> None:
@@ -373,6 +632,9 @@ class Companion:
             self.hub.live.outputs.remove(self.hub)
         self.sock.close()
         self.remove_seats_page()
+        if self.log_handler is not None:
+            _stop_logging(self.log_handler)
+            self.log_handler = None
 
     def remove_seats_page(self) -> None:
         """The printable cards hold links: they go when the game does (a spent link opens nothing,
@@ -391,19 +653,32 @@ class Companion:
                 if self.hub.seat_tokens.get(seat) in self.hub.spent:
                     continue  # resumed: that seat's phone comes back with its own key; a spent code opens nothing
                 out.write(f"{word('announce_seat', seat=seat)}\n{qr.terminal_qr(self.urls[seat])}\n")
+        line = functools.partial(_say_wrapped, out)
         if self.seats_page is not None:
-            out.write(word("announce_cards", path=self.seats_page) + "\n")
-        # the PIN is never printed where the table can read it: on this machine the host screen needs
-        # none, and for a tablet the PIN is in a file only this user can read
-        out.write(word("announce_host", url=self.loopback_host_url) + "\n")
+            line(word("announce_cards", path=self.seats_page))
+        # the PIN is never printed where the table can read it: on this machine the link opens the
+        # host screen (it carries the host's key), and for a tablet the PIN is in a file only this
+        # user can read
+        line(word("announce_host", url=self.host_link))
         if self.pin_file is not None:
-            out.write(word("announce_host_remote", url=self.host_url, path=self.pin_file) + "\n")
+            line(word("announce_host_remote", url=self.host_url, path=self.pin_file))
         else:
-            out.write(word("announce_host_pin_set", url=self.host_url) + "\n")
-        if self.hub.game.state == "setup":
+            line(word("announce_host_pin_set", url=self.host_url))
+        if self.hub.game.phase() == "setup":
             # resumed past the deal, night zero does not wait for anybody's Ready any more
-            out.write(word("announce_ready") + "\n")
+            line(word("announce_ready"))
         out.flush()
+
+
+def _say_wrapped(out, text: str) -> None:
+    """One announcement on the narrator's terminal, wrapped between words at its width: the
+    terminal itself would cut "host" in two at the edge. A link or a path is never cut (it must
+    stay one piece to be clicked or copied); piped or captured, a line stays one line."""
+    isatty = getattr(out, "isatty", None)
+    width = shutil.get_terminal_size().columns if isatty is not None and isatty() else 0
+    if width > 20:
+        text = "\n".join(textwrap.wrap(text, width - 1, break_long_words=False, break_on_hyphens=False)) or text
+    out.write(text + "\n")
 
 
 def _cards_not_written(config, exc: OSError) -> str:
@@ -460,6 +735,7 @@ def _kept_secrets(config, live) -> dict:
         tokens = {int(s): t for s, t in kept["tokens"].items()}
         keys = {int(s): k for s, k in kept.get("keys", {}).items()}
         spent, revoked = list(kept.get("spent", [])), list(kept.get("revoked", []))
+        host_key = kept.get("host_key") if isinstance(kept.get("host_key"), str) else None
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         return {}
     if kept.get("started") != where[1] or sorted(tokens) != list(range(1, config.seats + 1)):
@@ -467,7 +743,7 @@ def _kept_secrets(config, live) -> dict:
     # the phones that joined keep their seats by their device keys; spent links stay spent
     page = kept.get("seats_page")
     return {"tokens": tokens, "pin": kept.get("pin"), "keys": keys, "spent": spent, "revoked": revoked,
-            "page": page if isinstance(page, str) else None}
+            "page": page if isinstance(page, str) else None, "host_key": host_key}
 
 
 def _seat_cards(config, urls: dict[int, str], hub: Hub, kept: str | None) -> Path:
@@ -495,7 +771,7 @@ def _keep_secrets(live, hub: Hub) -> None:
         return
     data = {"started": where[1], "tokens": {str(s): t for s, t in hub.seat_tokens.items()}, "pin": hub.pin,
             "keys": {str(s): k for s, k in hub.device_keys.items()}, "spent": sorted(hub.spent),
-            "revoked": sorted(hub.revoked), "seats_page": hub.cards_page}
+            "revoked": sorted(hub.revoked), "seats_page": hub.cards_page, "host_key": hub.host_key}
     try:
         fd = os.open(where[0], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -531,7 +807,7 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     loop = live.loop or asyncio.get_running_loop()
     keep = _kept_secrets(config, live)
     hub = Hub(config, live, pin=keep.get("pin"), tokens=keep.get("tokens"), keys=keep.get("keys"),
-              spent=keep.get("spent", ()), revoked=keep.get("revoked", ()))
+              spent=keep.get("spent", ()), revoked=keep.get("revoked", ()), host_key=keep.get("host_key"))
     _keep_secrets(live, hub)
     hub.on_secrets = lambda: _keep_secrets(live, hub)
     sock = bound_socket(host, port)
@@ -543,6 +819,8 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     total = max(64, files - 2 * BACKLOG - 64)
     limits = ConnectionLimits(min(PER_ADDRESS, total // 2), total, hub.said)  # one address never takes them all
     _quiet_accept_errors(loop, hub.said)
+    log_handler = quiet_logging(live)
+    proxies = proxy_addresses(config.section("companion")["trusted_proxies"]) or []
     uv = uvicorn.Config(
         build_app(hub),
         http=_capped_protocol(limits),
@@ -550,7 +828,13 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
         # uvicorn's 2048 would let one burst of sockets use up every descriptor before any is refused
         backlog=BACKLOG,
         log_level="warning",
+        log_config=None,  # uvicorn's own would print onto the table's terminal: quiet_logging has its lines
         access_log=False,
+        # the address of whoever connects is the peer's own: an X-Forwarded-For header, which anybody
+        # can send, would give one guesser as many addresses (and PIN tries) as he likes — unless it
+        # comes from a reverse proxy the club named ([companion] trusted_proxies), which writes it
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
         lifespan="off",
         ws="websockets-sansio",
         ws_max_size=MAX_MESSAGE,
@@ -566,6 +850,7 @@ def start(config, live, *, host: str | None = None, port: int | None = None, ann
     attach_recorder(live)  # the game's story for /report, also when there is no journal to read
     handle = Companion(hub, server, task, sock, qr.base_url(config, host, sock.getsockname()[1]))
     handle.limits = limits
+    handle.log_handler = log_handler
     hub.base_url = handle.base_url
     where = _secrets_file(live)
     handle.pin_file = where[0] if where is not None else None

@@ -12,7 +12,7 @@ import io
 import json
 import time
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import connect as _connect
 
 from ..flow.effects import Record
 from ..flow.events import EndSpeech, Nominate
@@ -44,12 +44,33 @@ async def until(predicate, timeout: float = 10.0, what: str = "condition") -> No
         await asyncio.sleep(0.005)
 
 
+def own_origin(url: str) -> str:
+    """The Origin a page of the server at `url` (ws://host:port/…) sends: its own."""
+    scheme, rest = url.split("://", 1)
+    return ("https" if scheme == "wss" else "http") + "://" + rest.split("/", 1)[0]
+
+
+def connect(url: str, **kwargs):
+    """`websockets`' connect as the companion's own pages connect: from a page of that very server
+    (its Origin). The server refuses a WebSocket from any other page (host-trust.md)."""
+    kwargs.setdefault("origin", own_origin(url))
+    return _connect(url, **kwargs)
+
+
+def host_hello(hub) -> dict:
+    """The host screen's hello as the link the terminal printed makes it: with the host's key."""
+    return {"t": "host", "key": hub.host_key}
+
+
 class Phone:
     """One simulated phone: `await phone.join()`, `await phone.tap(7)`, `phone.frames`."""
 
-    def __init__(self, url: str, token: str):
+    def __init__(self, url: str, token: str, beat: bool = False):
         self.url = url
         self.token = token
+        self.beat = beat  # beats as the page does (every 2 s); `frozen = True` stops it without a close
+        self.frozen = False
+        self._beater: asyncio.Task | None = None
         self.frames: list[tuple[float, dict, int]] = []  # (arrival, frame, size in bytes)
         self.screen: dict | None = None
         self.seat: int | None = None
@@ -65,6 +86,9 @@ class Phone:
         self.ws = await connect(self.url, compression=None, max_size=2**20)
         # like the page: the device key once the seat is this phone's, the one-time link before
         hello = {"t": "hello", "key": self.key} if self.key else {"t": "hello", "token": self.token}
+        if self.beat:
+            hello["beat"] = True
+            self._beater = asyncio.create_task(self._beat())
         await self.ws.send(json.dumps(hello))
         self._reader = asyncio.create_task(self._read())
         await until(lambda: self.screen is not None, what="the first screen")
@@ -89,6 +113,15 @@ class Phone:
         except Exception:
             pass
 
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(2.0)
+            if not self.frozen:
+                try:
+                    await self.ws.send('{"t":"beat"}')
+                except Exception:
+                    return
+
     async def send(self, msg: dict) -> None:
         await self.ws.send(json.dumps(msg))
 
@@ -105,6 +138,8 @@ class Phone:
         return None
 
     async def close(self) -> None:
+        if self._beater is not None:
+            self._beater.cancel()
         if self.ws is not None:
             await self.ws.close()
         if self._reader is not None:
@@ -140,6 +175,8 @@ class Table:
         self.companion.hub.record_sent = True
         await self.companion.started()
         self.ws_url = f"ws://127.0.0.1:{self.companion.port}/ws"
+        # the host screen's link as the terminal prints it (its key after #): it opens the host screen
+        self.host_link = self.companion.host_link
         self.phones: dict[int, Phone] = {}
         return self
 

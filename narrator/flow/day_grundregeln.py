@@ -39,6 +39,19 @@ class GrundregelnGame(BaseGame):
             return "seat", list(self.candidates)
         return None
 
+    def day_answer(self) -> str:
+        # seed 003: «zeigt jeder Spieler … auf einen Mitspieler»
+        return "point" if self.state == "pointing" else "vote"
+
+    def day_decider(self):
+        # seed 003: "entscheidet bei einer Pattsituation der letzte Tote": he alone, dead as he is
+        return self.decider if self.state == "tie_break" else None
+
+    def day_barred(self, seat: int, candidates: list[int]) -> tuple[int, ...]:
+        # seed 003: a player points at a fellow player, never at himself. His own button keeps its
+        # place, so every phone's grid has one shape; a forged tap is refused (reject_self_nomination)
+        return (seat,) if self.state == "pointing" and seat in candidates else ()
+
     def ballot_cast(self):
         if self.state in ("pointing", "runoff", "final_vote"):
             return {v: (t, None) for v, t in self.votes.items()}

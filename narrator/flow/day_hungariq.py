@@ -21,6 +21,8 @@ class HungariqGame(BaseGame):
     FLOOR_STATES = ("accused_last_word", "last_words")
     HOST_NOMINATE_STATES = ("accusations",)
     END_SPEECH_STATES = ("debate", "accused_last_word")
+    # seed 001: «Vádat emelek XY ellen», «a vádlott»: the screens say accused, never nominated
+    ACCUSING = True
 
     def init_day(self) -> None:
         self.accused: int | None = None

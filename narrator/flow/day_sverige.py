@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..rules.voting import leaders
 from .events import EndSpeech, Extend, Nominate, Revoke, Tap
 from .game import BaseGame, Refused
+from .moment import EXTENSION, EXTENSION_OFFER
 
 
 class SverigeGame(BaseGame):
@@ -50,6 +51,16 @@ class SverigeGame(BaseGame):
         if self.state == "hand_vote" and self.vote_round == "revote":
             return "revote_call"
         return self.state
+
+    def extension(self):
+        # seed 000 Tid: the table is asked whether anyone wants the day's one extension, or is in it
+        if self.state == "discussion" and self.timer in (EXTENSION_OFFER, EXTENSION):
+            return self.timer
+        return None
+
+    def day_answer(self) -> str:
+        # seed 000: a hand goes up for the name called, on "NOW"
+        return "hand" if self.state == "hand_vote" else "vote"
 
     def ballot_cast(self):
         if self.state == "hand_vote":

@@ -1,11 +1,12 @@
 """One game of Mafia as a pure state machine: `apply(event) -> effects`.
 
-The phase graph lives in `transitions` (one shared Machine per variant, each game added as a
-model, because building a Machine costs ~0.3 ms and simulate plays thousands of games). This base
-holds what every rule system shares — dealing, the night's steps, dawn, eliminations with their
-chain deaths, last words, the end — and each day procedure is a subclass (day_*.py, found by
-days.py from the variant's data) that adds its own states and edges; the base knows no day. No clock, no I/O, no randomness: the same config and events always give
-the same effects.
+The phase graph lives in `transitions` (one shared Machine per variant, each game added as a model,
+because building a Machine costs ~0.3 ms and simulate plays thousands of games). This base holds
+what every rule system shares — dealing and the night's steps (game_night.py), dawn, eliminations
+with their chain deaths and last words (game_dawn.py), the end — and each day procedure is a
+subclass (day_*.py, found by days.py from the variant's data) that adds its own states and edges;
+the base knows no day. No clock, no I/O, no randomness: the same config and events always give the
+same effects.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ from typing import Callable, Iterable
 from transitions import Event as Edge
 from transitions import Machine, State
 
-from ..rules import wins
-from ..rules.dealing import validate_deal
-from ..rules.roles import KAMIKAZE_ROLES, MAFIA, TOWN, team_of
+from ..rules.roles import MAFIA, TOWN, team_of
 from ..rules.variants import NightStep, Variant
 from .effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .events import Deal, Defeat, Disqualify, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout, event_to_dict
-from .night import ACTIONS, CHOICES, checked_tonight, resolve_dawn
+from .game_dawn import DawnAndChains
+from .game_night import DealAndNight
+from .moment import EXTENSION_OFFER, Moment, SeatAsk
+from .night import CHOICES
+from .refused import Refused
 
 BASE_STATES = ("setup", "night", "last_words", "kamikaze", "over")
 
@@ -35,16 +38,6 @@ BASE_STATES = ("setup", "night", "last_words", "kamikaze", "over")
 PHONE_TWINS = frozenset({"hand_vote", "reject_hand_down", "reject_late_vote", "no_votes_nobody_hanged",
                          "accusation", "accusation_count", "execution_vote", "execution_count", "pointing"})
 PHONES = "_phones"
-
-
-class Refused(Exception):
-    """An input that breaks a rule: answered with a line, and nothing changes."""
-
-    def __init__(self, line: str, args: dict | None = None, private: bool = False):
-        super().__init__(line)
-        self.line = line
-        self.params = args or {}  # not "args": BaseException coerces that to a tuple
-        self.private = private
 
 
 class Seat:
@@ -61,7 +54,7 @@ class Seat:
         self.pardoned = False
 
 
-class BaseGame:
+class BaseGame(DealAndNight, DawnAndChains):
     """A game in progress. Drive it with `start()` then `apply(event)`; read `awaiting()`."""
 
     state: str  # set by the transitions machine
@@ -340,6 +333,97 @@ class BaseGame:
         comes back in the middle of a vote (a resumed game) shows each voter the vote he made."""
         return {}
 
+    # ------------------------------------------------------------------ the moment (moment.py)
+    # states in which the day's nominations are out of play: the screens list none
+    NOMINATIONS_OFF = ("setup", "night", "last_words", "kamikaze", "over")
+    # the rules accuse, not nominate (hungariq, seed 001): every screen says "accused"
+    ACCUSING = False
+
+    def each_called(self) -> bool:
+        """Whether the open vote calls its candidates one at a time (classic, seed 004 §4.4)."""
+        return False
+
+    def extension(self) -> str | None:
+        """The day's time extension (seed 000 Tid): EXTENSION_OFFER while the table is asked for
+        it, EXTENSION while it runs, None otherwise (and in rules that have none)."""
+        return None
+
+    def day_answer(self) -> str:
+        """How the counted seats answer now (moment.ANSWERS): a day module names its own."""
+        return "vote"
+
+    def day_decider(self) -> int | None:
+        """The one seat that decides alone now (grundregeln's tie, seed 003), None otherwise."""
+        return None
+
+    def day_barred(self, seat: int, candidates: list[int]) -> tuple[int, ...]:
+        """The candidates of the open ballot this seat may not choose, shown in their place."""
+        return ()
+
+    def heading(self) -> str:
+        """The [phone] key that words what the table is doing now (state_<name>), one answer for
+        the phones' and the host screen's heading and the console's `status`: the day's time
+        extension where the table is asked for it (or is in it), and classic's vote that calls its
+        candidates one at a time (seed 004 §4.4) by the one being called ("Vote: player 8")."""
+        extension = self.extension()
+        if extension is not None:
+            return "state_" + extension
+        return "state_" + self.screen_state() + ("_call" if self.each_called() else "")
+
+    def open_ballot(self) -> tuple[str, list[int]] | None:
+        """The open vote as ("seat", candidates) or ("yes_no", []), while the game awaits its votes."""
+        if self.awaiting()[0] != "awaiting_votes":
+            return None
+        return self.vote_choices()
+
+    def phase(self) -> str:
+        """The moment's coarse phase (Moment.phase), cheaply: "setup", "night", "day" or "over"."""
+        st = self.state
+        return st if st in ("setup", "night", "over") else "day"
+
+    def moment(self) -> Moment:
+        """The moment as the whole table may know it (moment.py): the night's from the shared
+        night, the day's from the day procedure's hooks."""
+        if self.state == "night":
+            return self.night_moment()
+        kind, args = self.awaiting()
+        vote = self.vote_choices() if kind == "awaiting_votes" else None
+        extension = self.extension()
+        ask, choices, by_vote, voters, answer = None, (), False, (), self.day_answer()
+        if self.state == "kamikaze":
+            # a kamikaze's choice is his own act, not a vote: on the phones with or without votes
+            ask, choices, voters, answer = "seat", tuple(self.alive), (args.get("seat"),), "choose"
+        elif extension == EXTENSION_OFFER:
+            # anyone may ask for the day's one extension (seed 000 Tid), aloud or on his phone
+            ask, voters = "extension", tuple(self.alive)
+        elif vote is not None:
+            ask, choices, by_vote = vote[0], tuple(vote[1]), True
+        if kind == "awaiting_votes":
+            voters = tuple(args.get("seats", []))
+        called = tuple(self.candidates) if self.each_called() else ()
+        host = tuple(self.host_offers())
+        return Moment(
+            phase=self.phase(), name=self.heading(),
+            subject=self.subject(), step=None, role=None, ask=ask, choices=choices, by_vote=by_vote,
+            vote=(vote[0], tuple(vote[1])) if vote is not None else None,
+            voters=voters, answer=answer, decider=self.day_decider(),
+            nominations=() if self.state in self.NOMINATIONS_OFF else tuple(self.public_nominations()),
+            accusing=self.ACCUSING, nominator_named=self.NOMINATOR_NAMED, extension=extension,
+            host=host + ("extend",) if extension == EXTENSION_OFFER else host,
+            penalties=bool(self.rules.get("fouls")), called=called, calling=self.calling if called else None)
+
+    def seat_ask(self, seat: int, moment: Moment | None = None) -> SeatAsk:
+        """What this seat's phone is asked now (moment.py). At night the same for every seat."""
+        m = moment if moment is not None else self.moment()
+        if m.phase == "night":
+            return self.night_seat_ask(seat, m)
+        counted = seat in m.voters
+        vote = m.vote
+        barred = self.day_barred(seat, list(vote[1])) if vote is not None and vote[0] == "seat" else ()
+        answer = self.ballot_cast().get(seat) if vote is not None else None
+        return SeatAsk(seat=seat, kind=m.ask if counted else None, choices=m.choices if counted else (),
+                       barred=barred, counted=counted, answer=answer)
+
     # ------------------------------------------------------------------ driving
     def start(self) -> list[Effect]:
         self.out = []
@@ -515,386 +599,6 @@ class BaseGame:
 
     def _team_count(self, team: str) -> int:
         return sum(1 for s in self.alive if team_of(self.seats[s].role) == team)
-
-    # ------------------------------------------------------------------ dealing
-    def _on_deal(self, ev: Deal) -> None:
-        if self.state != "setup":
-            raise Refused("reject_already_dealt")
-        if ev.cards:
-            if ev.roles or ev.extras:
-                raise Refused("reject_deal_cards", {})
-            self.cards = True
-            self.claims = {r: [] for r in self.role_counts}
-            self._record("deal_cards", roles=dict(self.role_counts))
-            return self._go_night()
-        named: dict[int, str] = {}
-        known = set(self.role_counts) | {"citizen"} | set(self.variant.optional_roles)
-        for seat, role in ev.roles:
-            if not isinstance(seat, int) or not 1 <= seat <= self.n:
-                raise Refused("reject_no_such_seat", {"seat": seat, "n": self.n})
-            if role not in known:
-                raise Refused("reject_unknown_role", {"role": role})
-            if seat in named:
-                raise Refused("reject_deal_seat_twice", {"seat": seat})
-            named[seat] = role
-        full, err = validate_deal(self.role_counts, self.n, named)
-        if err:  # seats beyond the table were refused above: what is left is the roles it must have
-            raise Refused("reject_" + err[0], err[1])
-        lovers = [s for s, flag in ev.extras if flag == "lover"]
-        kamikazes = [s for s, flag in ev.extras if flag == "kamikaze"]
-        for s, flag in ev.extras:
-            if flag not in self.variant.extras:
-                raise Refused("reject_unknown_role", {"role": flag})
-            if s not in self.seats:
-                raise Refused("reject_no_such_seat", {"seat": s, "n": self.n})
-        if lovers and len(lovers) != 2:
-            raise Refused("reject_deal_lovers", {})
-        for s, r in full.items():
-            self.seats[s].role = r
-        if lovers:
-            a, b = lovers
-            self.seats[a].lover, self.seats[b].lover = b, a
-        for s in kamikazes:
-            self.seats[s].kamikaze = True
-        self._record("deal", roles={str(s): r for s, r in full.items()}, extras={str(s): f for s, f in ev.extras})
-        self._go_night()
-
-    # ------------------------------------------------------------------ night
-    def _go_night(self) -> None:
-        self.speaker = None
-        self._timer(None)
-        if self.skip_nights():
-            # the day that ended is over, and the next one begins without a night in between
-            # (seed 001's endgame: «ekkor már nem lehet éjszakát elrendelni»)
-            self._record("no_night", reason="endgame")
-            self.day += 1
-            self._record("phase", phase="day", day=self.day)
-            return self._begin_day()
-        self.to_night()
-        self.night_no += 1
-        first = self.night_no == 0 and self.variant.night_zero
-        self.steps = self.variant.night_zero if first else self.variant.night
-        if self.cards and self.night_no == 0:
-            self.steps = self.identification_steps() + self.steps
-        self.step_index = -1
-        self.intents = {}
-        self.blocked = set()
-        self._record("phase", phase="night", night=self.night_no)
-        self._say("night_zero_falls" if first else "night_falls")
-        self._next_step()
-
-    def skip_nights(self) -> bool:
-        return False
-
-    def identification_steps(self) -> tuple[NightStep, ...]:
-        """Night zero with physical cards: each special card, one after another, taps its own seat."""
-        return tuple(NightStep(f"identify_{r}", (r,), "identify", "identify_wake", "identify_sleep", "night_zero_step")
-                     for r in self.role_counts)
-
-    def _identify_missing(self, step: NightStep) -> int:
-        role = step.actors[0]
-        return self.role_counts.get(role, 0) - len(self.claims.get(role, []))
-
-    def _record_cards_deal(self) -> None:
-        self.cards_recorded = True
-        missing = {r: n - len(self.claims[r]) for r, n in self.role_counts.items() if n > len(self.claims[r])}
-        self._record("deal", roles={str(s): st.role for s, st in self.seats.items()}, cards=True, missing=missing)
-
-    def _next_step(self) -> None:
-        while True:
-            if self.step_open:
-                step = self.steps[self.step_index]
-                if step.action == "identify" and self._identify_missing(step) > 0 and step.name not in self.repeated:
-                    # a card did not show itself: the step is called once more, as a host would
-                    self.repeated.add(step.name)
-                    self._say("identify_again", role="@role_" + step.actors[0])
-                    self._timer(step.timer)
-                    if self.fixed_night_steps or not self._step_complete():
-                        return
-                    continue
-                if not self._next_continues():
-                    self._say(step.sleep_line, **({"role": "@role_" + step.actors[0]} if step.action == "identify" else {}))
-                self.step_open = False
-            self.step_index += 1
-            if self.cards and not self.cards_recorded and (
-                    self.step_index >= len(self.steps) or self.steps[self.step_index].action != "identify"):
-                self._record_cards_deal()
-            if self.step_index >= len(self.steps):
-                return self._dawn()
-            step = self.steps[self.step_index]
-            if not self._step_plays(step):
-                continue  # a role that is not in this game at all (the table knows the setup), or a rule that is off
-            self.step_open = True
-            # roles never change during a night, so who wakes is worked out once per step; while the
-            # cards are shown everybody may tap (a tap on another seat is the cover of the others)
-            if step.action == "identify":
-                self._awake = list(self.alive)
-            else:
-                self._awake = self.with_roles(self.alive, step.actors)
-            args = {"seats": list(self.alive)} if step.action == "mafia_vote" else {}
-            if step.action in CHOICES:
-                # the list is read out with its numbers: a keypad or console answers with one
-                kind, numbers = CHOICES[step.action]
-                args = {"menu": [f"@{kind}_{n}" for n in numbers]}
-            if step.action == "identify":
-                args = {"role": "@role_" + step.actors[0]}
-            line = step.wake_line
-            if step.wake_without is not None and not self._in_game(step.wake_without[0]):
-                line = step.wake_without[1]
-            self._say(line, **args)
-            self._timer(step.timer)
-            if self.fixed_night_steps or not self._step_complete():
-                return
-
-    def _step_plays(self, step: NightStep) -> bool:
-        return (step.when is None or bool(self.rules.get(step.when))) and self._step_cast(step)
-
-    def _next_continues(self) -> bool:
-        """Whether the next step that plays keeps this step's players awake."""
-        for step in self.steps[self.step_index + 1:]:
-            if self._step_plays(step):
-                return step.continues
-        return False
-
-    def _step_cast(self, step: NightStep) -> bool:
-        """Whether this step's role is in the game at all (dealt, dead or alive). A step for a role
-        that was dealt always plays — with the same length — even when its player is dead."""
-        return any(self._in_game(r) for r in step.actors)
-
-    def _in_game(self, role: str) -> bool:
-        """Whether `role` was dealt in this game (the table knows the setup), its player dead or alive."""
-        if role == "lover":
-            return any(st.lover for st in self.seats.values())
-        if self.role_counts.get(role):
-            return True
-        for st in self.seats.values():  # a plain loop: asked for every step of every night
-            if st.role == role:
-                return True
-        return False
-
-    def _step_complete(self) -> bool:
-        step = self.step
-        if step is None:
-            return True
-        if step.action == "identify":
-            return self._identify_missing(step) <= 0
-        awake = self.awake_seats()
-        if step.action is None or not awake:
-            return True
-        done = self.intents.get(step.name, {})
-        return all(s in done for s in awake)
-
-    def _night_tap(self, ev: Tap) -> None:
-        seat = self._valid_seat(ev.seat, private=True)
-        if not self.seats[seat].alive:
-            raise Refused("reject_seat_out", {"seat": seat}, private=True)
-        step = self.step
-        if step is None or step.action is None:
-            raise Refused("reject_nothing_to_do", {"seat": seat}, private=True)
-        if self.gone_tonight(seat):
-            # he has left the table, or the referee removed him: from that moment he acts no more
-            # (his choices are void at dawn)
-            raise Refused("reject_seat_out", {"seat": seat}, private=True)
-        if seat not in self._awake:
-            raise Refused("reject_not_awake", {"seat": seat}, private=True)
-        if ev.target is None:
-            raise Refused("reject_need_seat", {}, private=True)
-        if checked_tonight(self, step, seat):
-            raise Refused("reject_already_checked", {}, private=True)
-        if step.action in CHOICES:
-            numbers = CHOICES[step.action][1]
-            if ev.target not in numbers or isinstance(ev.target, bool):
-                raise Refused("reject_no_such_choice", {"n": len(numbers)}, private=True)
-            target = ev.target
-        else:
-            target = self._living_seat(ev.target, private=True)
-        ACTIONS[step.action](self, step, seat, target)
-        if not self.fixed_night_steps and self._step_complete():
-            self._next_step()
-
-    def _dawn(self) -> None:
-        self.day += 1
-        left = set(self.leaving)
-        deaths, attempt, notes = resolve_dawn(self)
-        self.left_tonight = left
-        self._record("phase", phase="day", day=self.day)
-        self._say("city_wakes", day=self.day)
-        self.announce_morning(deaths, attempt, notes)
-        self.chain_moment = "dawn"
-
-        def after_deaths() -> None:
-            # the win is checked at every dawn, deaths or not: with the avenger in play the sverige
-            # mafia can win only after a night (seed 000 Mål), so a quiet night can end the game
-            if not deaths and self.night_no > 0 and self._check_win("dawn"):
-                return
-            if self.count_quiet_cycle(bool(deaths)):
-                return
-            self.left_this_cycle = False
-            self.after_dawn(deaths)
-
-        if deaths:
-            # one who left, or whom the referee removed, and was shot the same night was shot: the
-            # shot was fired at a player still at the table (a leave or a removal at night takes
-            # effect on the table at dawn)
-            causes = {s: notes.get("causes", {}).get(s, "shot") for s in deaths}
-            self._eliminate(deaths, causes, then=after_deaths, moment="dawn")
-        else:
-            after_deaths()
-
-    def announce_morning(self, deaths: list[int], attempt: bool, notes: dict) -> None:
-        if deaths:
-            self._say("morning_deaths", seats=deaths, n=len(deaths))
-        elif attempt and self.rules.get("announce_attempts", False):  # seed 000 only
-            self._say("morning_attempt")
-        elif self.night_no > 0 or not self.variant.night_zero:
-            self._say("morning_nobody")
-
-    def count_quiet_cycle(self, someone_died: bool) -> bool:
-        """seed 004 §7 draw; True when it ended the game."""
-        limit = self.rules.get("draw_after_quiet_cycles", 0)
-        if not limit or self.night_no <= 0:
-            return False
-        self.quiet_cycles = 0 if (self.left_this_cycle or someone_died) else self.quiet_cycles + 1
-        if self.quiet_cycles >= limit:
-            self._game_over("draw")
-            return True
-        return False
-
-    def after_dawn(self, deaths: list[int]) -> None:
-        self._begin_day()
-
-    def _begin_day(self) -> None:
-        self.start_day()
-
-    # ------------------------------------------------------------------ leaving at night (seed 000)
-    def _on_leave(self, ev: Leave) -> None:
-        seat = self._living_seat(ev.seat)
-        if self.state != "night":
-            raise Refused("reject_leave_now")
-        if seat in self.removed_tonight:
-            raise Refused("reject_seat_out", {"seat": seat})  # the referee has removed him already
-        if seat not in self.leaving:
-            # announced as shot in the morning (seed 000), so nobody learns it was not the mafia
-            self.leaving.append(seat)
-            self._record("leaving", seat=seat)
-        # whoever typed it must know it was taken, but the sleeping table must not hear it: a
-        # private line, never spoken (seed 000: one signals the game master, not the table)
-        self._tell(seat, "player_left_unwell", seat=seat)
-
-    # ------------------------------------------------------------------ eliminations and chains
-    def _mark_dead(self, seats: list[int], cause: str | dict) -> None:
-        for s in seats:
-            self.seats[s].alive = False
-            self.deaths.append(s)
-            self.causes[s] = cause if isinstance(cause, str) else cause[s]
-            self._record("eliminated", seat=s, cause=self.causes[s])
-            if self.seats[s].role == "grocer":
-                self._say("died_as_grocer")
-        self._alive = [s for s in self._alive if self.seats[s].alive]
-        self.left_this_cycle = True
-
-    def _eliminate(self, seats: list[int], cause: str | dict, then: Callable[[], None], moment: str = "now") -> None:
-        """Remove players, run their chain deaths, check the win at the moments the rules say, then
-        continue with `then` unless the game ended."""
-        seats = [s for s in seats if self.seats[s].alive]
-        self._mark_dead(seats, cause)
-        kamikazes = [s for s in seats if self.seats[s].kamikaze or self.seats[s].role in KAMIKAZE_ROLES]
-        lovers = [self.seats[s].lover for s in seats if self.seats[s].lover and self.seats[self.seats[s].lover].alive]
-
-        def after_kamikaze() -> None:
-            # kamikaze deaths are simultaneous with his victim's; a lover dies a moment later,
-            # so the win is checked between the two (seed 001, extra rule 3)
-            if self._check_win(moment):
-                return
-            if lovers:
-                partner = lovers[0]
-                rest = lovers[1:]
-                if self.seats[partner].alive:
-                    self._say("lover_dies", seat=partner)
-                    return self._eliminate([partner], "lover", then=lambda: self._continue_lovers(rest, then, moment), moment=moment)
-                return self._continue_lovers(rest, then, moment)
-            then()
-
-        if kamikazes:
-            self.kamikaze_queue = list(kamikazes)
-            self.kamikaze_victims = []
-            self.after_chain = after_kamikaze
-            self.chain_moment = moment
-            self._ask_kamikaze()
-        else:
-            after_kamikaze()
-
-    def _continue_lovers(self, rest: list[int], then, moment) -> None:
-        rest = [s for s in rest if self.seats[s].alive]
-        if rest:
-            self._say("lover_dies", seat=rest[0])
-            return self._eliminate([rest[0]], "lover", then=lambda: self._continue_lovers(rest[1:], then, moment), moment=moment)
-        then()
-
-    def _ask_kamikaze(self) -> None:
-        self.to_kamikaze()
-        self.speaker = self.kamikaze_queue[0]
-        self._say("kamikaze_choose", seat=self.kamikaze_queue[0])
-        self._timer("kamikaze")
-
-    def _kamikaze_tap(self, ev: Tap) -> None:
-        seat = self._valid_seat(ev.seat)
-        if seat != self.kamikaze_queue[0]:
-            raise Refused("reject_not_kamikaze")
-        if ev.target is None:
-            raise Refused("reject_need_seat")
-        target = self._living_seat(ev.target)
-        self.kamikaze_queue.pop(0)
-        self._say("kamikaze_takes", seat=target, by=seat)
-        self._record("kamikaze", by=seat, seat=target)
-        self.kamikaze_victims.append(target)
-        self._finish_kamikaze()
-
-    def _finish_kamikaze(self) -> None:
-        if self.kamikaze_queue:
-            # several kamikazes died together: each names his own before the chain goes on
-            return self._ask_kamikaze()
-        victims = list(dict.fromkeys(self.kamikaze_victims))
-        self.kamikaze_victims = []
-        then = self.after_chain
-        self.speaker = None
-        self._timer(None)
-        if victims:
-            return self._eliminate(victims, "kamikaze", then=then, moment=self.chain_moment)
-        then()
-
-    def win_now(self, moment: str) -> str | None:
-        """Who has won at this moment by the variant's rule (no side effects)."""
-        roles = [self.seats[s].role for s in self.alive]
-        # every rule system's win function takes the same facts and uses those its seed needs
-        return getattr(wins, self.variant.name)(roles, started=self.n, moment=moment,
-                                                organisation_rule=self.rules.get("organisation_rule", False),
-                                                avenger_in_play=bool(self.role_counts.get("avenger")),
-                                                rules=self.rules)
-
-    def _check_win(self, moment: str) -> bool:
-        w = self.win_now(moment)
-        if w:
-            self._game_over(w)
-            return True
-        return False
-
-    # ------------------------------------------------------------------ last words
-    def _give_last_words(self, seats: list[int], then: Callable[[], None]) -> None:
-        self.last_words_queue = list(seats)
-        self.after_last_words = then
-        self.to_last_words()
-        self._next_last_words()
-
-    def _next_last_words(self) -> None:
-        if self.last_words_queue:
-            self.speaker = self.last_words_queue.pop(0)
-            self._record("speech", seat=self.speaker, kind="last_words")
-            self._say("last_words_turn", seat=self.speaker)
-            self._timer("last_words")
-            return
-        self.speaker = None
-        self.after_last_words()
 
     # ------------------------------------------------------------------ timeouts, fouls, the end
     def _on_timeout(self) -> None:

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from ..rules.night import check_mafia, check_sheriff, resolve_mafia_vote, resolve_shot
 from ..rules.roles import MAFIA, team_of
+from .refused import Refused
 
 
 def _refuse(line: str, **args):
-    from .game import Refused
-
     raise Refused(line, args, private=True)
 
 

@@ -61,14 +61,14 @@ def report_html(live) -> str | None:
         record = _record(live)
         if record is None:
             return None
-        cached = live._report_html = render(record)
+        cached = live._report_html = render(record, getattr(live, "_rating_changes", None))
     return cached
 
 
 def finish(live) -> tuple[list[str], list[str]]:
     """At game over: the protocol and the report beside the journal, and the game in the club's
     record. Returns (paths written, warnings); nothing here may stop the end of the game."""
-    from .. import club, protocol
+    from .. import protocol
     from .page import render
 
     written: list[str] = []
@@ -82,23 +82,53 @@ def finish(live) -> tuple[list[str], list[str]]:
         base = journal.with_suffix("")  # each game's own journal, named by its start: the report beside it
     else:  # a journal file used for game after game: the report carries the game's start
         base = journal.with_name(f"{journal.stem}-{time.strftime('%Y%m%d-%H%M%S', started)}")
+    # the club's record first: the page shows how this game moved every rating
+    changes = _to_club(live, record, warnings)
+    if changes:
+        live._rating_changes = changes
+        live._report_html = None
     try:
         proto = base.with_suffix(".protocol.jsonl")
         with proto.open("w", encoding="utf-8") as fh:
             protocol.write([table_entry(record.language, record.players, record.started)] + record.entries, fh)
         page = base.with_suffix(".html")
         tmp = page.with_name(page.name + ".tmp")
-        tmp.write_text(render(record), encoding="utf-8")
+        tmp.write_text(render(record, changes), encoding="utf-8")
         tmp.replace(page)
         written += [str(page), str(proto)]
     except OSError as exc:
         warnings.append(f"{base}: the report could not be written: {exc.strerror or exc}")
-    try:
-        conn = club.connect(club.database_path(live.config))
-        try:
-            club.import_record(conn, record)
-        finally:
-            conn.close()
-    except Exception as exc:  # a locked-out or damaged club file must not spoil the end of the game
-        warnings.append(f"the club's record was not updated: {exc}")
     return written, warnings
+
+
+def _to_club(live, record: GameRecord, warnings: list[str]) -> dict | None:
+    """The game into the club's record (its server, or the outbox while the server is away), and
+    how it moved each seat's rating; a sentence in the table's language when it could not go."""
+    from .. import club
+
+    cfg = live.config
+    voice = getattr(live, "voice", None)
+
+    def said(name: str, args: dict) -> str:
+        try:
+            return voice.cli_text(name, args)
+        except Exception:  # no voice (a test's bare live game): English
+            from ..language import load_voice
+
+            return load_voice("en").cli_text(name, args)
+
+    target = club.database_target(cfg)
+    if club.is_server(target) and not club.has_driver():
+        warnings.append(said("club_no_driver", {"server": club.shown_target(target)}))
+    try:
+        row = club.game_row(record)
+        _, _, kept = club.send(target, [row], cfg)
+        if kept:
+            warnings.append(said("club_kept_locally", {"server": club.shown_target(target),
+                                                       "outbox": str(club.outbox_path(cfg)), "n": kept}))
+            return None
+        with club.connect(target) as conn:
+            return club.rating_changes(conn, row.hash, cfg)
+    except Exception as exc:  # a locked-out or damaged club file must not spoil the end of the game
+        warnings.append(said("club_not_updated", {"error": str(exc).strip() or type(exc).__name__}))
+        return None

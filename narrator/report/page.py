@@ -30,10 +30,12 @@ def esc(text) -> str:
 
 
 class Page:
-    def __init__(self, record: GameRecord, story: Story):
+    def __init__(self, record: GameRecord, story: Story, ratings: dict | None = None):
         self.rec = record
         self.story = story
         self.words = report_words(record.language)
+        # seat -> its rating's change in the club's record (club.Change); None: not rated here
+        self.ratings = ratings
 
     # ------------------------------------------------------------------ words and chips
     def w(self, key: str, **args) -> str:
@@ -76,7 +78,7 @@ class Page:
     def render(self) -> str:
         s = self.story
         lang = esc(self.rec.language)
-        parts = [self.header(), self.deal(), f'<h2>{self.w("timeline")}</h2>']
+        parts = [self.header(), self.deal(), self.rating(), f'<h2>{self.w("timeline")}</h2>']
         # an unfinished game's last period is drawn even while empty (a night just fallen): it is
         # where the game stands
         last = s.periods[-1] if s.periods and not self.rec.finished else None
@@ -132,6 +134,27 @@ class Page:
                 f'<span class="fate">{fate}{"".join(f"<i>{f}</i>" for f in flags)}</span></li>'
             )
         return f'<section class="deal"><h2>{self.w("deal")}</h2><ol>{"".join(rows)}</ol></section>'
+
+    def rating(self) -> str:
+        """Each seat's rating before and after this game, as the club's record counts it."""
+        if not self.ratings:
+            return ""
+        rows = []
+        for seat in range(1, self.story.seats + 1):
+            change = self.ratings.get(seat)
+            if change is None:
+                continue
+            (mu0, s0), (mu1, s1) = change.before, change.after
+            delta = mu1 - mu0
+            guest = getattr(change, "guest", False)
+            after = self.w("rating_guest") if guest else f"{mu1:.1f} <i>±{s1:.1f}</i>"
+            rows.append(
+                f'<tr class="{self.story.team(seat)}"><td>{self.chip(seat)}</td><td>{mu0:.1f} <i>±{s0:.1f}</i></td>'
+                f'<td>{after}</td><td class="{"up" if delta > 0 else "down" if delta < 0 else ""}">{delta:+.2f}</td></tr>')
+        head = (f'<th>{self.w("name")}</th><th>{self.w("rating_before")}</th><th>{self.w("rating_after")}</th>'
+                f'<th>{self.w("rating_change")}</th>')
+        return (f'<section class="rating"><h2>{self.w("rating")}</h2><table><thead><tr>{head}</tr></thead>'
+                f'<tbody>{"".join(rows)}</tbody></table><p class="note">{self.w("rating_note")}</p></section>')
 
     def starts_with_a_killing_night(self) -> bool:
         """The rule system has no night zero: its game starts with a night the mafia kill in
@@ -376,8 +399,9 @@ class Page:
         return ""  # structure entries (discussion, accusations, speeches) draw nothing by themselves
 
 
-def render(record: GameRecord) -> str:
-    return Page(record, build(record.entries)).render()
+def render(record: GameRecord, ratings: dict | None = None) -> str:
+    """The game's page; `ratings` (seat -> club.Change) adds each player's rating change."""
+    return Page(record, build(record.entries), ratings).render()
 
 
 CSS = """
@@ -431,6 +455,11 @@ svg.bar{width:100%;height:14px;display:block}svg.bar .bg{fill:var(--line)}svg.ba
 .shot{margin:.3em 0}.shot ul{margin:.2em 0;padding-left:1.2em}.shot .res{margin:.2em 0;font-weight:600}
 .check b.mafia{color:#f87171}.check b.town{color:#86efac}
 .act{margin:.3em 0}
+.rating table{width:100%;border-collapse:collapse;background:var(--card);border-radius:12px;overflow:hidden;
+box-shadow:0 1px 2px #0002;font-variant-numeric:tabular-nums}
+.rating th,.rating td{padding:5px 8px;text-align:right;border-bottom:1px solid var(--line)}
+.rating th{font-size:.8rem;color:var(--soft);font-weight:600}.rating th:first-child,.rating td:first-child{text-align:left}
+.rating i{font-style:normal;color:var(--soft);font-size:.85rem}.rating .up{color:#15803d;font-weight:600}.rating .down{color:#b91c1c}
 footer{color:var(--soft);font-size:.8rem;text-align:center;margin:16px 0 8px}
 @media (min-width:700px){main{padding:20px}.vote .row{grid-template-columns:10em 1fr 2em 16em}.vote .row .vs{grid-column:auto}}
 """

@@ -33,6 +33,8 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple | None = None
+    # what the type and bounds cannot say: the value's [config_errors] line when it is wrong, else None
+    check: Callable[[object], str | None] | None = None
 
 
 @dataclass(frozen=True)

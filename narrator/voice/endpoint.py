@@ -52,7 +52,7 @@ class Endpointing:
     # and +6 dB or in kitchen noise (session 15). Without Whisper (Vosk, or PocketSphinx with the
     # digits-only model) the shorter tail cuts a soft seat word off its sentence ("I nominate
     # player | five", heard "... player two"), and nothing reads the whole utterance to doubt it:
-    # 35 there (session 16, docs/voice.md "Endpointing")
+    # 35 there (docs/bench_voice_tail.json; docs/explanation/ears.md "Where an utterance ends")
     tail_db: float = 30.0
     tail_db_alone: float = 35.0
     # the longest a sentence of n words plausibly takes, even spoken slowly (~100 words/min)
@@ -67,7 +67,8 @@ class Endpointing:
     # sentences). The calibrated revoke -2.5 let one forced revoke of the shared coffee orders
     # through, so it keeps -2.3. A one-word "thanks" or "cancel" is forced out of any short word
     # and fits it as well as a real one: the calibrated -1.2 / -2.0 would reject nine real ones in
-    # ten, so they keep -2.3 and its cost (docs/voice.md). Engines giving no score (Vosk) are not gated
+    # ten, so they keep -2.3 and its cost (`scripts/calibrate_gate.py`, docs/calibrate_gate.json).
+    # Engines giving no score (Vosk) are not gated
     # sverige's "player two nominates player five" and hungariq's accusations take
     # classic's nomination gate: talk forced onto sverige's grammar (504 real clips, calibrate_gate.py
     # --variant) never came out as a nomination or withdrawal, and onto hungariq's an accusation

@@ -52,8 +52,8 @@ def voice_files(name: str, voice_dir: str | os.PathLike | None = None) -> tuple[
 
 def load_voice(model: Path, config: Path):
     """A PiperVoice on an onnxruntime session built for a table that is also listening. Measured on
-    the 2-core machine (docs/voice.md): onnxruntime's defaults, a thread per core that spins while
-    it waits, rendered more slowly than one thread (real-time factor 0.14 against 0.08 idle, 0.20
+    the 2-core machine (`scripts/bench_tts.py`, docs/bench_tts_busy.json): onnxruntime's defaults,
+    a thread per core that spins while it waits, rendered more slowly than one thread (real-time factor 0.14 against 0.08 idle, 0.20
     against 0.13 beside one busy process) and took CPU from everything else; without graph
     optimisations this model loads in 0.17 s instead of 0.4 s and renders just as fast."""
     import json

@@ -2,8 +2,8 @@
 
 PocketSphinx's general en-us model forces every sound onto some seat: on real spoken digits of
 speakers it never calibrated on, one seat in four it heard was the wrong one, and no score of its
-own told those apart (docs/voice.md). A wrong seat accepted costs a table far more than a request
-to say it again. So the seat's stretch of audio is heard a second time by a different acoustic
+own told those apart (docs/explanation/ears.md, "How well it hears"). A wrong seat accepted costs
+a table far more than a request to say it again. So the seat's stretch of audio is heard a second time by a different acoustic
 model, trained on connected digits only (TIDIGITS, 8 kHz, the model PocketSphinx's own tests use,
 Debian package `pocketsphinx-testdata`), and the seat stands only when both hear the same number.
 Their mistakes are largely their own: on the held-out speakers the wrong seats taken fell from

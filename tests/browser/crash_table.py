@@ -130,6 +130,11 @@ class CrashTable:
             self.pages[s] = page
         await asyncio.gather(*(self.pages[s].goto(f"{base}/#{tokens[str(s)]}") for s in self.pages))
 
+    def host_link(self) -> str:
+        """The host screen's link as the terminal prints it: with the host's key (kept beside the journal)."""
+        key = json.loads(Path(str(self.journal) + ".companion").read_text())["host_key"]
+        return f"http://127.0.0.1:{self.port}/host#{key}"
+
     def _frame(self, seat: int, payload) -> None:
         try:
             self.frames[seat].append(json.loads(payload))

@@ -64,8 +64,8 @@ def test_ten_phones_play_a_night_and_a_day_in_chromium():
             await expect(page.locator("#seat")).to_have_text(f"Seat {s}")
             assert "#" not in page.url, "the token leaves the address bar at once"
         host = await (await browser.new_context()).new_page()
-        await host.goto(base + "/host")
-        # on the narrator's own machine (loopback) the host screen opens without a PIN
+        await host.goto(t.host_link)
+        # the link the terminal prints (it carries the host's key) opens the host screen without a PIN
         await expect(host.get_by_test_id("phones")).to_have_text("✓ 10/10")  # every phone connected, none marked missing
 
         # the deal: every phone, held, shows its own role and only while held

@@ -365,7 +365,7 @@ async def _hungariq(tmp_path: Path, hu) -> None:
         try:
             await g.start()
             g.host = await (await browser.new_context(viewport={"width": 800, "height": 900})).new_page()
-            await g.host.goto(f"http://127.0.0.1:{port}/host")
+            await g.host.goto(g.host_link())
             await g.ready_all()
             await g.play(crash_at, on_crash)
             assert done == ["trial"]

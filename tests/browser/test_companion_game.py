@@ -107,8 +107,8 @@ def test_a_complete_game_on_ten_phones(lang):
             pages[seat] = await (await browser.new_context(viewport=PHONE, has_touch=False)).new_page()
         everyone = list(pages.values())
         host = await (await browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
-        await host.goto(base + "/host")
-        # on the narrator's own machine (loopback) the host screen opens without a PIN
+        await host.goto(t.host_link)
+        # the link the terminal prints (it carries the host's key) opens the host screen without a PIN
 
         # the deal: each phone shows its own role while held and asks Ready; the night waits
         deal = t.live.session.dealing_event()
@@ -286,8 +286,8 @@ def test_a_complete_game_on_ten_phones(lang):
         for p in everyone:
             assert await p.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         small_host = await (await browser.new_context(viewport=PHONE)).new_page()
-        await small_host.goto(base + "/host")
-        # on the narrator's own machine (loopback) the host screen opens without a PIN
+        await small_host.goto(t.host_link)
+        # the link the terminal prints (it carries the host's key) opens the host screen without a PIN
         await expect(small_host.get_by_test_id("close")).to_be_visible()
         for screen in (host, small_host):
             spills = await screen.evaluate("() => Array.from(document.querySelectorAll('.seat')).filter(e => e.scrollWidth > e.clientWidth + 1).length")

@@ -62,7 +62,7 @@ class ControlledHost(HostedGame):
     async def open_host(self) -> None:
         await super().open_host()
         self.laptop = await (await self.browser.new_context(viewport=LAPTOP)).new_page()
-        await self.laptop.goto(f"http://127.0.0.1:{self.t.companion.port}/host")
+        await self.laptop.goto(self.t.host_link)
         self.awaited: set[str] = set()
         self.offered: set[str] = set()
 

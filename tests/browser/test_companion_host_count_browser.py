@@ -59,7 +59,7 @@ def test_a_classic_together_vote_is_counted_from_the_host_screen_and_a_refused_e
             console = Console(file=console_out, width=200, highlight=False)
             await t.join_all()
             host = await (await browser.new_context(viewport=SMALL)).new_page()
-            await host.goto(f"http://127.0.0.1:{t.companion.port}/host")
+            await host.goto(t.host_link)
             await t.to_first_day()
             await t.to_classic_vote(7, 8, 6)
             await expect(host.get_by_test_id("hands")).to_be_empty()  # «Vote now.»: the fists go down
@@ -126,7 +126,7 @@ def test_grundregeln_pointing_final_vote_and_tie_break_are_entered_from_the_host
             live.scorer_at_console = True
             phones = await t.join_all()
             host = await (await browser.new_context(viewport=SMALL)).new_page()
-            await host.goto(f"http://127.0.0.1:{t.companion.port}/host")
+            await host.goto(t.host_link)
             t.deal()
             await until(lambda: phones[1].screen["step"] == "mafia_kills", what="the night's kill")
             for s in (1, 2, 3):

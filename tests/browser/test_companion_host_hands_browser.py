@@ -57,7 +57,7 @@ def test_the_host_screen_gives_the_hands_the_count_waits_for_once_whichever_side
             console = Console(file=console_out, width=200, highlight=False)
             await t.join_all()
             host = await (await browser.new_context(viewport=SMALL)).new_page()
-            await host.goto(f"http://127.0.0.1:{t.companion.port}/host")
+            await host.goto(t.host_link)
             await t.to_first_day()
             await t.to_classic_vote(7, 8, 6, 9)
             await expect(host.get_by_test_id("state")).to_have_text("Vote: player 7 (day 1)")

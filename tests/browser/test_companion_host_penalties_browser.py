@@ -24,7 +24,7 @@ def config(variant: str, language: str, roles: str):
 
 async def host_page(browser, t: Table):
     page = await (await browser.new_context(viewport=PHONE)).new_page()
-    await page.goto(f"http://127.0.0.1:{t.companion.port}/host")
+    await page.goto(t.host_link)
     await expect(page.get_by_test_id("state")).to_be_visible()
     return page
 

@@ -32,7 +32,7 @@ class SwedishHost(TableGame):
 
     async def open_host(self) -> None:
         self.host = await (await self.browser.new_context(viewport=SMALL_PHONE)).new_page()
-        await self.host.goto(f"http://127.0.0.1:{self.t.companion.port}/host")
+        await self.host.goto(self.t.host_link)
 
     async def press(self, act: str, seat: int | None = None, by: int | None = None) -> None:
         await self.host.get_by_test_id("seat").fill("" if seat is None else str(seat))

@@ -53,7 +53,7 @@ class NoPhoneTable(TableGame):
         await asyncio.gather(*(p.wait_for_function("() => document.body.dataset.state === 'setup'", timeout=10_000)
                                for p in self.pages.values()))
         self.host = await (await self.browser.new_context(viewport=SMALL_PHONE)).new_page()
-        await self.host.goto(f"{base}/host")
+        await self.host.goto(self.t.host_link)
         await expect(self.host.get_by_test_id("state")).not_to_be_empty()
         # seat 10 never says Ready: the host starts night zero once the nine phones have
         self.starter = asyncio.create_task(self._start_when_nine_ready())

@@ -63,7 +63,7 @@ class HostedGame(TableGame):
     async def open_host(self) -> None:
         self.host_lines = set()
         self.host = await (await self.browser.new_context(viewport=SMALL_PHONE)).new_page()
-        await self.host.goto(f"http://127.0.0.1:{self.t.companion.port}/host")
+        await self.host.goto(self.t.host_link)
 
     async def look(self, tag: str, seats=(), tapped: bool = False) -> None:
         await super().look(tag, seats, tapped)

@@ -129,7 +129,7 @@ def test_long_names_stay_readable_and_the_host_sees_who_is_missing_at_a_glance()
             hosts = {}
             for name, size in (("small", SMALL), ("tablet", TABLET)):
                 hosts[name] = await (await browser.new_context(viewport=size)).new_page()
-                await hosts[name].goto(f"{base}/host")
+                await hosts[name].goto(t.host_link)
                 await expect(hosts[name].get_by_test_id("state")).not_to_be_empty()
             await to_the_vote(t)
             for name, host in hosts.items():
@@ -243,7 +243,7 @@ def test_the_marks_over_a_capital_and_the_tails_under_a_small_name_are_never_cut
             hosts = {}
             for name, size in (("phone", PHONE), ("laptop", LAPTOP)):
                 hosts[name] = await (await browser.new_context(viewport=size, device_scale_factor=2)).new_page()
-                await hosts[name].goto(f"{base}/host")
+                await hosts[name].goto(t.host_link)
                 await expect(hosts[name].get_by_test_id("state")).not_to_be_empty()
 
             async def everywhere(moment: str, phone_names: str, phone_count: int) -> None:

@@ -49,7 +49,7 @@ async def shot(page, name: str) -> None:
 
 async def host_page(browser, t: Table):
     page = await (await browser.new_context(viewport=SMALL)).new_page()
-    await page.goto(f"http://127.0.0.1:{t.companion.port}/host")
+    await page.goto(t.host_link)
     await expect(page.get_by_test_id("state")).to_be_visible()
     return page
 

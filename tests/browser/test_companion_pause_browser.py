@@ -62,7 +62,7 @@ def test_a_phone_table_pauses_by_day_only_and_a_pause_holds_every_phone():
         game, hub = t.live.game, t.companion.hub
         pages, others = await seated(t, browser, IN_BROWSER)
         host = await (await browser.new_context(viewport=SMALL)).new_page()
-        await host.goto(f"http://127.0.0.1:{t.companion.port}/host")  # loopback: no PIN
+        await host.goto(t.host_link)  # the terminal's link: no PIN
         await expect(host.get_by_test_id("state")).not_to_be_empty()
 
         t.deal()

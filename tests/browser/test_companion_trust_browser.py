@@ -133,7 +133,7 @@ def test_changed_shots_kept_checks_and_seats_that_stay_with_their_phone():
 
         # -------- the host moves seat 7 to another phone
         host = await (await browser.new_context(viewport={"width": 1280, "height": 900})).new_page()
-        await host.goto(base + "/host")                              # this machine: no PIN
+        await host.goto(t.host_link)                             # the terminal's link: no PIN
         await expect(host.get_by_test_id("phones-on")).to_be_visible()
         await expect(host.locator('#phones .chip.missing[data-seat="7"]')).to_have_count(0)  # seat 7's phone is connected
         old_key = hub.device_keys[MOVED]

@@ -221,7 +221,7 @@ def test_the_host_screen_names_the_seats_and_the_nominees_as_typed():
                 await t.settle()
                 for viewport in ({"width": 1280, "height": 800}, {"width": 360, "height": 740}):
                     host = await (await browser.new_context(viewport=viewport)).new_page()
-                    await host.goto(f"http://127.0.0.1:{t.companion.port}/host")
+                    await host.goto(t.host_link)
                     await expect(host.get_by_test_id("nominations")).to_have_text(f"1 ({NAMES[1]}), 3 ({NAMES[3]})")
                     names = await host.evaluate("() => Array.from(document.querySelectorAll('.seat small.name')).map(e => e.textContent)")
                     assert names == [NAMES[s] for s in sorted(NAMES)]
