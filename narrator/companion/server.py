@@ -33,7 +33,9 @@ from starlette.websockets import WebSocket
 from . import qr
 from ..config import proxy_addresses
 from ..flow.events import Deal
-from .hub import HOST_BURST, HOST_RATE, Conn, Hub
+from .hub import Hub
+from .links import HOST_BURST, HOST_RATE
+from .transport import Conn
 
 log = logging.getLogger("narrator.companion")
 # the server's own logging and uvicorn's: the log file beside the journal, never the table's terminal

@@ -17,7 +17,8 @@ from websockets.asyncio.client import connect as raw_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from narrator.companion import server, start
-from narrator.companion.hub import HOST_BURST, PIN_BUDGET, SEND_QUEUE, Conn
+from narrator.companion.links import HOST_BURST, PIN_BUDGET
+from narrator.companion.transport import SEND_QUEUE, Conn
 from narrator.companion.testing import CLASSIC_DEAL, ManualClockSession, Phone, Table, connect, host_hello, until
 from narrator.config import parse_config
 from narrator.flow.events import EndSpeech
