@@ -120,7 +120,7 @@ class Following:
         ask, choices = self._ask(m)
         sig = (g.state, g.day, m.step, ask, tuple(choices), g.awaiting()[0])
         if sig != self._sig:
-            self._sig = sig
+            self._sig, self._sig_moment = sig, m
             self.epoch += 1
             self._dirty = True
             if m.phase == "night" or m.calling == 0:
@@ -243,19 +243,20 @@ class Following:
             if target is None and answer is None:
                 return False
             # classic's "should they all leave?" has no round of its own in the record: its answers are yes or no
-            round_ = entry.get("round") or ("all_leave" if target is None else "vote")
-            self._given[entry["voter"]] = (str(round_), target, answer, "host" if by == "host" else "phone")
+            # the round its record names (None: a record without one), for the words the rules give it
+            round_ = entry.get("round") or None
+            self._given[entry["voter"]] = (round_, target, answer, "host" if by == "host" else "phone")
             return True
         return False
 
     def _day_vote_screen(self) -> bool:
         """The last screen sent asked for a day vote (not a night step, not a kamikaze's choice)."""
-        sig = self._sig
-        return sig is not None and sig[5] == "awaiting_votes" and sig[0] not in ("night", "kamikaze")
+        sig, m = self._sig, self._sig_moment
+        return sig is not None and sig[5] == "awaiting_votes" and m.phase == "day" and m.answer != "choose"
 
     def _deciding(self) -> bool:
         """The last screen sent asked the last dead to decide a tie (grundregeln, seed 003)."""
-        return self._sig is not None and self._sig[0] == "tie_break"
+        return self._sig is not None and self._sig_moment.decider is not None
 
     def _votes_cast_before(self) -> None:
         """A vote this hub meets half cast (a game resumed after a crash in the middle of it): each

@@ -61,11 +61,12 @@ class HostActions:
         if what in SEAT_ACTIONS and not _is_int(seat):
             # a button pressed with the seat field empty: said to this host, never to the game
             return self._host_told(conn, what, "host_need_seat", seat=self.word("host_seat"))
-        if what in ("nominate", "revoke") and self.game.NOMINATOR_NAMED and not _is_int(by):
+        named = self.game.moment().nominator_named
+        if what in ("nominate", "revoke") and named and not _is_int(by):
             # seed 000: only the nominator withdraws, and each has one nominee: the game must know whose
             return self._host_told(conn, what, "host_need_nominator" if what == "nominate" else "host_need_withdrawer",
                                    by=self.word("host_by"))
-        if not self.game.NOMINATOR_NAMED:
+        if not named:
             by = None  # where the floor nominates, the speaker is the nominator, whatever a message says
         event = None
         if what == "nominate":

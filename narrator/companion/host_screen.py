@@ -166,7 +166,7 @@ class HostScreen:
             return hands
         kind, args = self.game.awaiting()
         key = "host_" + kind
-        if kind == "awaiting_timeout" and self.game.floor is None and "end_speech" in self.game.host_offers():
+        if kind == "awaiting_timeout" and self.game.floor is None and "end_speech" in self.game.moment().host:
             key = "host_awaiting_discussion"  # the time, or his button that ends the discussion now
         elif kind == "awaiting_timeout" and self._extension_offered():
             key = "host_awaiting_extension"  # the time, or somebody's request: a phone's, a voice's, his button

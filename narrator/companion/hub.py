@@ -24,6 +24,7 @@ import secrets
 import time
 from collections import deque
 
+from ..flow.moment import Moment
 from .following import Following
 from .host_actions import HostActions
 from .host_screen import HostScreen
@@ -123,6 +124,7 @@ class Hub(Transport, Links, Refusals, Words, PhoneScreens, HostScreen, HostActio
         self._role_size = ROLE_FRAME
         self._roles_epoch = -1
         self._sig: tuple | None = None
+        self._sig_moment: Moment | None = None  # the moment of the last screen sent (`_sig`'s)
         # classic's calls in turn on the phones: the screen (epoch) of each call -> the candidate it
         # called, this round's, so a tap from a call that has closed is told so by name
         self._calls: dict[int, int] = {}

@@ -131,7 +131,7 @@ class PhoneScreens:
     def accusing(self) -> bool:
         """The rules accuse (the moment says so: hungariq, seed 001): the screens say accused where
         the other rules say nominated, the phones and the host's alike."""
-        return self.game.ACCUSING
+        return self.game.moment().accusing
 
     def _remaining(self) -> float:
         """The server's time left on the running clock (frozen while paused): the phones show this."""
@@ -187,9 +187,8 @@ class PhoneScreens:
         kind, target, answer, by = given
         by_host = " " + self.word("voted_by_host") if by == "host" else ""
         if target is not None:
-            return self.word("voted_pointing" if kind == "pointing" else "voted_for", seat=self.seat_label(target)) + by_host
-        key = {"support_vote": "voted_support_", "execution_vote": "voted_execution_", "all_leave": "voted_all_leave_"}
-        return self.word(key.get(kind, "voted_") + ("yes" if answer else "no"), seat=self.seat_label(self._subject())) + by_host
+            return self.word(g.voted_words(kind, True), seat=self.seat_label(target)) + by_host
+        return self.word(g.voted_words(kind, False) + ("yes" if answer else "no"), seat=self.seat_label(self._subject())) + by_host
 
     # how a seat left the game, as its own phone words it: the referee's removals and a leave are
     # not a death, and a disqualified player does not read that he was killed (seed 004 §5-7)

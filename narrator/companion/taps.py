@@ -239,12 +239,12 @@ class Taps:
         already. None for any other tap, and for a seat that has voted or is out (his phone says
         that, not that he may still vote)."""
         g = self.game
-        if seat not in g.alive or seat in getattr(g, "votes", {}):
+        m = g.moment()
+        if seat not in g.alive or g.seat_ask(seat, m).voted:
             return None
         if reason == "stale" and _is_int(epoch) and epoch in self._calls and self._calls.get(self.epoch) != self._calls[epoch]:
             called = self._calls[epoch]
             return called if target == called or target is None and answer is True else None
-        m = g.moment()
         if reason is None and self.votes_on_phones and m.called and _is_int(target):
             return target if target in m.called[:m.calling] else None
         return None
@@ -265,7 +265,7 @@ class Taps:
             self._extend_mine = True  # its records answer the phones that asked
             return False
         self.refuse("extension already asked", None)
-        used = getattr(self.game, "extension_used", False)
+        used = self.game.moment().extension_used
         refusal = (self.live.voice.render("reject_extension_used", {}) if used
                    else self._line("companion_stale", "Too late: the game has moved on."))
         self._extension_answered(refusal)

@@ -50,7 +50,7 @@ class Words:
         if self.accusing():
             # one word for one thing: the host's row and button say what the phones say
             words["host_nominations"], words["host_nominate"] = words["host_accused"], words["host_accuse"]
-        if self.game.NOMINATOR_NAMED:
+        if self.game.moment().nominator_named:
             # seed 000: the nomination is its nominator's, whenever he made it («avnominera»), not
             # the nomination of this speech as in classic
             words["host_revoke"] = words["host_withdraw"]

@@ -30,6 +30,8 @@ class ClassicGame(BaseGame):
     END_SPEECH_STATES = ("speeches", "tie_speeches")
     # each candidate's call ends with "Stop." (seed 004 §4.4), where `vote_call = "each"`
     WINDOW_ENDS_HEARD = True
+    # its yes-or-no votes are recorded without a round: "should they all leave?" (seed 004 §4.4)
+    VOTED_YES_NO = {None: "voted_all_leave_"}
 
     def init_day(self) -> None:
         self.opener: int | None = None
@@ -64,6 +66,10 @@ class ClassicGame(BaseGame):
         # said aloud at the removal (seed 004 §7): the nominees stand, but there is no vote today
         view["vote_cancelled"] = self.cancel_vote_day == self.day and self.state != "night"
         return view
+
+    def day_voted(self, seat: int) -> bool:
+        # in a vote called in turn, a vote for any name called so far (seed 004 §4.4)
+        return seat in self.votes
 
     def each_called(self) -> bool:
         """Whether this vote calls its candidates one at a time (seed 004 §4.4), not together."""
