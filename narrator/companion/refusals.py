@@ -25,7 +25,7 @@ REFUSAL_WORDS = {
 # can cause them, so they go to the companion's log file, never onto the table's terminal
 STRANGER_REASONS = ("bad hello", "unknown token", "no hello", "wrong host PIN", "host locked", "too many host screens")
 LOG_EVERY = 5.0  # seconds: refusals are logged one line per seat at most this often
-# what strangers on the network cause: the companion's log file only (server.quiet_logging)
+# what strangers on the network cause: the companion's log file only (logs.quiet_logging)
 peers = logging.getLogger("narrator.companion.server")
 
 
