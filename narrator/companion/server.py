@@ -352,6 +352,11 @@ class Companion:
         await asyncio.sleep(0.2)  # let the "closed" frames leave before the server stops
 
     async def stop(self) -> None:
+        self.hub.game_stopped()
+        # the host screens' last frame goes out before the server closes their connections
+        end = asyncio.get_running_loop().time() + 0.5
+        while any(not c.queue.empty() for c in self.hub.hosts) and asyncio.get_running_loop().time() < end:
+            await asyncio.sleep(0.01)
         self.server.should_exit = True
         with contextlib.suppress(asyncio.CancelledError, SystemExit):
             await asyncio.wait_for(asyncio.shield(self.task), 5)

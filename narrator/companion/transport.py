@@ -211,6 +211,16 @@ class Transport:
         for conn in list(self.hosts):
             conn.send(frame)
 
+    def game_stopped(self) -> None:
+        """The game stops before the host closed it (Ctrl-C at the terminal, a failure, the end of
+        the process): every host screen is told, before the server goes, so none goes on showing
+        a running clock and taking buttons nobody hears. The phones see their connection lost."""
+        if self.closed.is_set():
+            return
+        frame = json.dumps({"t": "stopped", "text": self.word("host_game_stopped")}, ensure_ascii=False)
+        for conn in list(self.hosts):
+            conn.send(frame)
+
     def close_game(self) -> None:
         """After the result: every page is told the game is closed, then the server may stop."""
         frame = {"t": "closed", "text": self.word("game_closed")}
