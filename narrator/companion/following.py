@@ -16,7 +16,8 @@ CHECK_LINES = ("check_", "watch_", "blocked_no_result")
 
 
 class Following:
-    """The hub's part that is following (mixed into Hub, hub.py)."""
+    """The game's output followed (`handle`): captions, screen ids, the votes recorded and whose. Mixed
+    into `Hub` (hub.py), whose state it shares."""
 
     # ------------------------------------------------------------------ output side (loop thread)
     def handle(self, effect, text: str | None) -> None:

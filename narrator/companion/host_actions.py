@@ -17,7 +17,8 @@ SEAT_ACTIONS = ("nominate", "foul", "disqualify", "defeat", "leave")  # each nam
 
 
 class HostActions:
-    """The hub's part that is host actions (mixed into Hub, hub.py)."""
+    """The host screen's messages (`_host_action`), each taken only while his screen offers it. Mixed
+    into `Hub` (hub.py), whose state it shares."""
 
     # ------------------------------------------------------------------ host screen
     def _host_action(self, conn: Conn, msg: dict) -> None:

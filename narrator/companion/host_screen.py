@@ -12,7 +12,8 @@ from .transport import _is_int
 
 
 class HostScreen:
-    """The hub's part that is host screen (mixed into Hub, hub.py)."""
+    """The host screen's frame (`host_frame`) and the offers it carries. Mixed into `Hub` (hub.py),
+    whose state it shares."""
 
     def host_frame(self) -> dict:
         g = self.game

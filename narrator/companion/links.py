@@ -32,7 +32,8 @@ CLOSE_TAKEN = 4409  # the phone's page says: this seat is taken on another phone
 
 
 class Links:
-    """The hub's part that is links (mixed into Hub, hub.py)."""
+    """Who speaks for a seat or for the host (`hello`, `reissue`, the PIN's lockout, the tap
+    allowance). Mixed into `Hub` (hub.py), whose state it shares."""
 
     # ------------------------------------------------------------------ phones (loop thread)
     def hello(self, conn: Conn, msg) -> bool:

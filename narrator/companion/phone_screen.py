@@ -15,7 +15,8 @@ REPORT_URL = "/report"  # the game report, served once the game is over
 
 
 class PhoneScreens:
-    """The hub's part that is phone screen (mixed into Hub, hub.py)."""
+    """One seat's screen and role frames (`screen_frame`, `role_frame`), drawn from the moment. Mixed
+    into `Hub` (hub.py), whose state it shares."""
 
     # ------------------------------------------------------------------ frames
     def ballot(self) -> tuple[str, list[int]] | None:

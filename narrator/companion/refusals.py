@@ -30,7 +30,8 @@ peers = logging.getLogger("narrator.companion.server")
 
 
 class Refusals:
-    """The hub's part that is refusals (mixed into Hub, hub.py)."""
+    """Every refusal kept for the tests, and logged where it may be read (`refuse`). Mixed into `Hub`
+    (hub.py), whose state it shares."""
 
     def refuse(self, reason: str, seat: int | None, addr: str | None = None) -> None:
         if len(self.refused) < 10000:  # tests read it; a flood must not grow it without end

@@ -18,7 +18,8 @@ log = logging.getLogger("narrator.companion")
 
 
 class Taps:
-    """The hub's part that is taps (mixed into Hub, hub.py)."""
+    """A phone's message answered (`message`): a tap checked, given to the game or covered, acked.
+    Mixed into `Hub` (hub.py), whose state it shares."""
 
     async def message(self, conn: Conn, msg) -> None:
         """One message from a logged-in phone or host screen. Bad input is refused, never raised."""

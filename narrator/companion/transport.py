@@ -115,7 +115,8 @@ def _is_int(v) -> bool:
 
 
 class Transport:
-    """The hub's part that is transport (mixed into Hub, hub.py)."""
+    """Frames to the phones and host screens (`flush`, `_send`), padded and batched. Mixed into `Hub`
+    (hub.py), whose state it shares."""
 
     def _send(self, seat: int, frame: dict, delay: float | None = None, size: int | None = None) -> None:
         conn = self.phones.get(seat)

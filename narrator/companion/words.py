@@ -10,7 +10,8 @@ from ..language import load_voice
 
 
 class Words:
-    """The hub's part that is words (mixed into Hub, hub.py)."""
+    """The [phone] words of the table's language, seats named with their players' names. Mixed into
+    `Hub` (hub.py), whose state it shares."""
 
     def names(self) -> dict[str, str]:
         return {str(s): n for s, n in sorted(self.config.players.items())}
