@@ -13,14 +13,11 @@ import functools
 import ipaddress
 import json
 import logging
-import logging.handlers
 import os
 import shutil
 import socket
 import sys
 import textwrap
-import time
-import traceback
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -33,7 +30,11 @@ from starlette.websockets import WebSocket
 from . import qr
 from ..config import proxy_addresses
 from ..flow.events import Deal
-from .hub import HOST_BURST, HOST_RATE, Conn, Hub
+from .hub import Hub
+from .limits import BACKLOG, PER_ADDRESS, ConnectionLimits, _Bucket, _capped_protocol, raise_file_limit
+from .links import HOST_BURST, HOST_RATE
+from .logs import _message_failed, _quiet_accept_errors, _stop_logging, quiet_logging
+from .transport import Conn
 
 log = logging.getLogger("narrator.companion")
 # the server's own logging and uvicorn's: the log file beside the journal, never the table's terminal
@@ -41,16 +42,8 @@ server_log = logging.getLogger("narrator.companion.server")
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # bytes: nothing a phone legitimately sends is longer
 HELLO_WAIT = 10.0
-PER_ADDRESS = 128  # open connections from one address (a table's phones each have their own)
-# new connections from one address: this many at once, then this many a second (a page that
-# reconnects does so every few hundred ms; a flood of handshakes would hold up the phones' answers)
-CONNECT_BURST, CONNECT_RATE = 16, 20.0
-SILENT_WAIT = 10.0  # seconds a new connection may stay silent before it is closed
-BACKLOG = 64
 IDLE_AFTER_GAME = 600.0  # seconds without any phone or host screen after the game: the server closes
 LOST_AFTER = 7.0  # seconds without a heartbeat (a page sends one every 2 s): the phone shows as lost
-LOG_INTERVAL = 60.0  # seconds: the log file takes one line per cause and address this often
-LOG_BYTES, LOG_KEEP = 1_000_000, 3  # the log file is rotated at this size, this many old ones kept
 
 # The pages hold a seat's token in memory: nothing may cache them or leak their address onwards.
 HEADERS = {
@@ -156,32 +149,6 @@ def build_app(hub: Hub) -> Starlette:
     return OwnOrigin(app, hub)
 
 
-class _Bucket:
-    """A token bucket: `burst` at once, then `rate` a second."""
-
-    def __init__(self, burst: float, rate: float, now: float):
-        self.burst, self.rate, self.tokens, self.at = float(burst), float(rate), float(burst), now
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
-
-    def wait(self, now: float, longest: float) -> float | None:
-        """A token now or later: the seconds until it is due (0: now), None when that is more
-        than `longest` (the token is then not taken)."""
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        due = max(0.0, (1.0 - self.tokens) / self.rate)
-        if due > longest:
-            return None
-        self.tokens -= 1.0
-        return due
-
-
 def own_names(hub: Hub) -> set[str]:
     """The host names the server answers to besides IP addresses: this machine's own name for
     itself, and the name in the phones' links ([companion] public_url). A page that reached this
@@ -260,34 +227,6 @@ class OwnOrigin:
 _GONE = object()
 
 
-def developer_log(live) -> Path | None:
-    """The file beside the game's journal where the companion puts what only a developer reads
-    (a traceback): `<journal>.log`, readable by your user only. None without a journal."""
-    path = getattr(getattr(live, "journal", None), "path", None)
-    return Path(str(path) + ".log") if path is not None else None
-
-
-def _message_failed(hub: Hub) -> None:
-    """A phone's or host screen's message that failed inside the server. The table's console gets
-    one line in its language and where the details are; the traceback, English and long, goes to
-    the developer's log beside the journal, never under that line on the table's screen (and to the
-    `narrator.companion` logger at debug level, for a test or a developer who turns it on)."""
-    detail = traceback.format_exc()
-    log.debug("companion message failed", exc_info=True)
-    path = developer_log(hub.live)
-    if path is not None:
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            with os.fdopen(fd, "a", encoding="utf-8") as f:
-                f.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} companion: a message failed\n{detail}\n")
-        except OSError:
-            path = None
-    if path is None:
-        log.warning("%s", hub.said("companion_message_failed"))
-    else:
-        log.warning("%s", hub.said("companion_message_failed_logged", path=str(path)))
-
-
 async def _receive(websocket: WebSocket):
     """The next message as a dict (None when it is not valid JSON), or _GONE when closed."""
     message = await websocket.receive()
@@ -316,218 +255,6 @@ async def _write(websocket: WebSocket, conn: Conn) -> None:
             await websocket.send_text(item)
     except Exception:  # the socket went away; the reader notices and cleans up
         conn.closed = True
-
-
-class ConnectionLimits:
-    """Open connections per address and in all: a flood of idle sockets from one address is closed
-    as it arrives and never uses up the process's file descriptors, so phones still get in."""
-
-    def __init__(self, per_address: int, total: int, said=None):
-        self.said = said or _english  # the table's [console] words for the line that says so
-        self.per_address = per_address
-        self.total = total
-        self.open: dict[str, set] = {}
-        self.refused = 0
-        self.buckets: dict[str, _Bucket] = {}
-
-    def admit(self, transport) -> float | None:
-        """None: refused (over the caps, or so far over its address's rate that it would wait
-        longer than SILENT_WAIT); else the seconds it waits before it is read. A burst of new
-        connections from one address beyond CONNECT_BURST is not refused but spread out at
-        CONNECT_RATE: its clients wait for their answer instead of connecting again at once, and
-        the handshakes never crowd out the phones' answers."""
-        peer = transport.get_extra_info("peername")
-        addr = str(peer[0]) if peer else "?"
-        mine = {t for t in self.open.get(addr, ()) if not t.is_closing()}
-        count = len(mine) + sum(len(v) for a, v in self.open.items() if a != addr)
-        now = time.monotonic()
-        bucket = self.buckets.get(addr)
-        if bucket is None:
-            if len(self.buckets) > 10000:  # many addresses: the full buckets are forgotten
-                self.buckets = {a: b for a, b in self.buckets.items() if b.tokens + (now - b.at) * b.rate < b.burst}
-                if len(self.buckets) > 10000:
-                    self.buckets.clear()  # that many addresses at once: the total cap holds them
-            bucket = self.buckets[addr] = _Bucket(CONNECT_BURST, CONNECT_RATE, now)
-        wait = bucket.wait(now, SILENT_WAIT) if len(mine) < self.per_address and count < self.total else None
-        if wait is None:
-            self.open[addr] = mine
-            self.refused += 1
-            if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
-                server_log.warning("%s", self.said("companion_connections_refused", n=self.refused, address=addr),
-                                   extra={"cause": "connections refused", "peer": addr})
-            return None
-        mine.add(transport)
-        self.open[addr] = mine
-        for a in [a for a, v in self.open.items() if a != addr and all(t.is_closing() for t in v)]:
-            del self.open[a]
-        return wait
-
-
-def _capped_protocol(limits: ConnectionLimits):
-    """uvicorn's HTTP protocol, refusing connections over the limits and closing silent ones."""
-    from uvicorn.protocols.http.auto import AutoHTTPProtocol
-
-    class Capped(AutoHTTPProtocol):
-        _admitted = False
-        _started = False
-        _heard = False
-
-        def connection_made(self, transport):
-            wait = limits.admit(transport)
-            if wait is None:
-                transport.abort()  # frees the descriptor at once
-                return
-            self._admitted = True
-            if wait <= 0:
-                return self._start(transport)
-            transport.pause_reading()  # it waits its turn, unread
-            asyncio.get_running_loop().call_later(wait, self._start, transport)
-
-        def _start(self, transport) -> None:
-            if transport.is_closing():
-                return
-            self._started = True
-            super().connection_made(transport)
-            transport.resume_reading()
-            asyncio.get_running_loop().call_later(SILENT_WAIT, self._silent, transport)
-
-        def _silent(self, transport) -> None:
-            # no whole request head in SILENT_WAIT seconds (silent, or a byte now and then: a
-            # slowloris): closed. A WebSocket has left this protocol by then; a page was answered
-            if transport.is_closing() or transport.get_protocol() is not self:
-                return
-            if not self._heard or getattr(self, "cycle", None) is None:
-                transport.close()
-
-        def data_received(self, data):
-            self._heard = True
-            super().data_received(data)
-
-        def connection_lost(self, exc):
-            if self._started:
-                super().connection_lost(exc)
-
-    return Capped
-
-
-class _OncePerInterval(logging.Filter):
-    """One line per cause and address per LOG_INTERVAL in the log file (the next one says how
-    many were left out), each on one line: a flood of garbage cannot fill the disk."""
-
-    def __init__(self, interval: float = LOG_INTERVAL):
-        super().__init__()
-        self.interval = interval
-        self.due: dict[tuple, tuple[float, int]] = {}
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        peer = getattr(record, "peer", "-")
-        text = record.getMessage()
-        key = (getattr(record, "cause", None) or text[:100], peer)
-        now = time.monotonic()
-        due, held = self.due.get(key, (0.0, 0))
-        if now < due:
-            self.due[key] = (due, held + 1)
-            return False
-        if len(self.due) > 10000:
-            self.due = {k: v for k, v in self.due.items() if v[0] > now}
-            if len(self.due) > 10000:
-                self.due.clear()
-        self.due[key] = (now + self.interval, 0)
-        if record.exc_info and record.name.startswith("uvicorn"):
-            # uvicorn's traceback of a client's bad bytes says nothing about the game: its line is enough
-            text += f" ({record.exc_info[1]!r})"
-        record.exc_info, record.exc_text, record.stack_info = None, None, None
-        record.msg, record.args = " ".join(text.split()) + (f" (and {held} more since)" if held else ""), None
-        record.peer = peer
-        return True
-
-
-class _PrivateRotatingFile(logging.handlers.RotatingFileHandler):
-    """A rotated log file readable by your user only, the new one after each rotation too."""
-
-    def _open(self):
-        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
-
-
-_log_handlers: list[logging.Handler] = []
-
-
-def quiet_logging(live) -> logging.Handler:
-    """The server's own lines and uvicorn's go to the log file beside the journal (rotated),
-    never to the table's terminal: whatever a device on the network sends, the terminal shows
-    the game. Without a journal they go nowhere."""
-    path = developer_log(live)
-    handler: logging.Handler = logging.NullHandler()
-    if path is not None:
-        try:
-            handler = _PrivateRotatingFile(path, maxBytes=LOG_BYTES, backupCount=LOG_KEEP, encoding="utf-8", delay=True)
-        except OSError:
-            handler = logging.NullHandler()
-    handler.addFilter(_OncePerInterval())
-    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s [%(peer)s] %(message)s"))
-    for name, level in (("narrator.companion.server", logging.INFO), ("uvicorn", logging.WARNING)):
-        logger = logging.getLogger(name)
-        logger.propagate = False
-        logger.setLevel(level)
-        logger.addHandler(handler)
-    _log_handlers.append(handler)
-    return handler
-
-
-def _stop_logging(handler: logging.Handler) -> None:
-    for name in ("narrator.companion.server", "uvicorn"):
-        logging.getLogger(name).removeHandler(handler)
-    with contextlib.suppress(ValueError):
-        _log_handlers.remove(handler)
-    if not _log_handlers:
-        # no server runs: nothing of it may reach the terminal, but a later server's handler is fresh
-        for name in ("narrator.companion.server", "uvicorn"):
-            logging.getLogger(name).addHandler(logging.NullHandler())
-    handler.close()
-
-
-def _english(key: str, **args) -> str:
-    from ..language import load_voice
-
-    return load_voice("en").console_text(key, args)
-
-
-def _quiet_accept_errors(loop, said=_english) -> None:
-    """Out of descriptors, asyncio logs a traceback for every refused accept (and retries a second
-    later): one warning line every few seconds says the same."""
-    previous = loop.get_exception_handler()
-    last = [-1e9]
-
-    def handler(loop, context):
-        if context.get("message", "").startswith("socket.accept() out of system resource"):
-            if loop.time() - last[0] > 5:
-                last[0] = loop.time()
-                server_log.warning("%s", said("companion_out_of_descriptors", error=str(context.get("exception"))),
-                                   extra={"cause": "out of descriptors", "peer": "-"})
-            return
-        if previous is not None:
-            previous(loop, context)
-        else:
-            loop.default_exception_handler(context)
-
-    loop.set_exception_handler(handler)
-
-
-def raise_file_limit(want: int = 65536) -> int:
-    """Raise the soft limit of open files towards the hard one (where the system allows); the
-    soft limit that holds afterwards."""
-    try:
-        import resource
-    except ImportError:  # not on this platform
-        return 1024
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    return want if soft == resource.RLIM_INFINITY else soft
 
 
 class _Server(uvicorn.Server):
@@ -625,6 +352,11 @@ class Companion:
         await asyncio.sleep(0.2)  # let the "closed" frames leave before the server stops
 
     async def stop(self) -> None:
+        self.hub.game_stopped()
+        # the host screens' last frame goes out before the server closes their connections
+        end = asyncio.get_running_loop().time() + 0.5
+        while any(not c.queue.empty() for c in self.hub.hosts) and asyncio.get_running_loop().time() < end:
+            await asyncio.sleep(0.01)
         self.server.should_exit = True
         with contextlib.suppress(asyncio.CancelledError, SystemExit):
             await asyncio.wait_for(asyncio.shield(self.task), 5)

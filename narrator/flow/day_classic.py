@@ -30,6 +30,9 @@ class ClassicGame(BaseGame):
     END_SPEECH_STATES = ("speeches", "tie_speeches")
     # each candidate's call ends with "Stop." (seed 004 §4.4), where `vote_call = "each"`
     WINDOW_ENDS_HEARD = True
+    # its yes-or-no votes are recorded without a round: "should they all leave?" (seed 004 §4.4),
+    # or the vote on a lone nominee (voted_words)
+    VOTED_YES_NO = {None: "voted_all_leave_"}
 
     def init_day(self) -> None:
         self.opener: int | None = None
@@ -64,6 +67,16 @@ class ClassicGame(BaseGame):
         # said aloud at the removal (seed 004 §7): the nominees stand, but there is no vote today
         view["vote_cancelled"] = self.cancel_vote_day == self.day and self.state != "night"
         return view
+
+    def voted_words(self, round_: str | None, seat_vote: bool) -> str:
+        # the vote on a lone nominee (seed 002) is his own yes or no, not "should they all leave?"
+        if not seat_vote and round_ is None and self.state == "single_vote":
+            return "voted_single_"
+        return super().voted_words(round_, seat_vote)
+
+    def day_voted(self, seat: int) -> bool:
+        # in a vote called in turn, a vote for any name called so far (seed 004 §4.4)
+        return seat in self.votes
 
     def each_called(self) -> bool:
         """Whether this vote calls its candidates one at a time (seed 004 §4.4), not together."""

@@ -20,6 +20,7 @@ class GrundregelnGame(BaseGame):
     )
     FLOOR_STATES = ("defences", "last_words")
     END_SPEECH_STATES = ("discussion", "defences")  # the discussion's end opens the pointing
+    VOTED_SEAT = {"pointing": "voted_pointing"}  # seed 003: he pointed at a player, he did not vote
 
     def init_day(self) -> None:
         self.votes: dict[int, int] = {}
@@ -46,6 +47,9 @@ class GrundregelnGame(BaseGame):
     def day_decider(self):
         # seed 003: "entscheidet bei einer Pattsituation der letzte Tote": he alone, dead as he is
         return self.decider if self.state == "tie_break" else None
+
+    def day_voted(self, seat: int) -> bool:
+        return seat in self.votes
 
     def day_barred(self, seat: int, candidates: list[int]) -> tuple[int, ...]:
         # seed 003: a player points at a fellow player, never at himself. His own button keeps its

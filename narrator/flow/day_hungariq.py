@@ -23,6 +23,8 @@ class HungariqGame(BaseGame):
     END_SPEECH_STATES = ("debate", "accused_last_word")
     # seed 001: «Vádat emelek XY ellen», «a vádlott»: the screens say accused, never nominated
     ACCUSING = True
+    # his own vote on his phone: for or against the accusation, for or against the execution
+    VOTED_YES_NO = {"support_vote": "voted_support_", "execution_vote": "voted_execution_"}
 
     def init_day(self) -> None:
         self.accused: int | None = None

@@ -52,6 +52,9 @@ class SverigeGame(BaseGame):
             return "revote_call"
         return self.state
 
+    def extension_spent(self) -> bool:
+        return self.extension_used
+
     def extension(self):
         # seed 000 Tid: the table is asked whether anyone wants the day's one extension, or is in it
         if self.state == "discussion" and self.timer in (EXTENSION_OFFER, EXTENSION):

@@ -360,6 +360,26 @@ class BaseGame(DealAndNight, DawnAndChains):
         """The candidates of the open ballot this seat may not choose, shown in their place."""
         return ()
 
+    def day_voted(self, seat: int) -> bool:
+        """Whether this seat's vote is in, in the day's round of votes that runs or ran last."""
+        return False
+
+    def extension_spent(self) -> bool:
+        """Whether the day's one time extension has been granted (seed 000 Tid)."""
+        return False
+
+    # a seat's own vote as his phone words it ([phone] keys), by the round its record names (None:
+    # a record without one): a vote for a seat, and the stem of a yes or a no ("voted_" + "yes")
+    VOTED_SEAT: dict[str | None, str] = {}
+    VOTED_YES_NO: dict[str | None, str] = {}
+
+    def voted_words(self, round_: str | None, seat_vote: bool) -> str:
+        """The [phone] key of a seat's own recorded vote: "voted_for" (a seat), "voted_" + yes/no,
+        or the words a day module gives its own rounds (`VOTED_SEAT`, `VOTED_YES_NO`)."""
+        if seat_vote:
+            return self.VOTED_SEAT.get(round_, "voted_for")
+        return self.VOTED_YES_NO.get(round_, "voted_")
+
     def heading(self) -> str:
         """The [phone] key that words what the table is doing now (state_<name>), one answer for
         the phones' and the host screen's heading and the console's `status`: the day's time
@@ -410,7 +430,8 @@ class BaseGame(DealAndNight, DawnAndChains):
             nominations=() if self.state in self.NOMINATIONS_OFF else tuple(self.public_nominations()),
             accusing=self.ACCUSING, nominator_named=self.NOMINATOR_NAMED, extension=extension,
             host=host + ("extend",) if extension == EXTENSION_OFFER else host,
-            penalties=bool(self.rules.get("fouls")), called=called, calling=self.calling if called else None)
+            penalties=bool(self.rules.get("fouls")), called=called, calling=self.calling if called else None,
+            extension_used=self.extension_spent())
 
     def seat_ask(self, seat: int, moment: Moment | None = None) -> SeatAsk:
         """What this seat's phone is asked now (moment.py). At night the same for every seat."""
@@ -422,7 +443,7 @@ class BaseGame(DealAndNight, DawnAndChains):
         barred = self.day_barred(seat, list(vote[1])) if vote is not None and vote[0] == "seat" else ()
         answer = self.ballot_cast().get(seat) if vote is not None else None
         return SeatAsk(seat=seat, kind=m.ask if counted else None, choices=m.choices if counted else (),
-                       barred=barred, counted=counted, answer=answer)
+                       barred=barred, counted=counted, answer=answer, voted=self.day_voted(seat))
 
     # ------------------------------------------------------------------ driving
     def start(self) -> list[Effect]:

@@ -228,7 +228,8 @@ class DealAndNight:
             role=step.actors[0] if step is not None and step.action == "identify" else None,
             ask=ask, choices=tuple(choices), by_vote=False, vote=None, voters=(), answer="vote", decider=None,
             nominations=(), accusing=self.ACCUSING, nominator_named=self.NOMINATOR_NAMED, extension=None,
-            host=tuple(self.host_offers()), penalties=bool(self.rules.get("fouls")))
+            host=tuple(self.host_offers()), penalties=bool(self.rules.get("fouls")),
+            extension_used=self.extension_spent())
 
     def night_seat_ask(self, seat: int, moment: Moment) -> SeatAsk:
         """A seat's phone at night: the step's question and choices, the same for every seat,

@@ -6,6 +6,9 @@ Each day procedure supplies its own part (grundregeln's pointing bars a player's
 hungariq's day accuses, a Swedish day offers its extension and votes by hand); the shared night
 supplies the night's (game_night.py). Plain frozen data, no I/O.
 
+A seat's own recorded vote is worded by the rules too (`BaseGame.voted_words`, by the vote
+record's round: grundregeln's pointing, hungariq's support and execution votes).
+
 Leak-free night: at night `seat_ask` has the same shape for every seat, whatever his role (the
 step's question and its choices, nothing counted, nothing barred, no answer), and the table's
 `Moment` carries nothing the narrator does not say aloud (the step's name, the role it calls).
@@ -53,6 +56,8 @@ class Moment:
     # the order called, and the index of the one called now; () and None otherwise
     called: tuple[int, ...] = ()
     calling: int | None = None
+    # the day's one time extension has been granted (seed 000 Tid): a request now is "already used"
+    extension_used: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,9 @@ class SeatAsk:
     barred: tuple[int, ...]  # of the open ballot's candidates, those shown to him but not his to choose
     counted: bool  # his answer is awaited and counted now
     answer: tuple[int | None, bool | None] | None  # his answer on the open ballot, where the game has one
+    # his vote is in, in the day's round of votes that runs or ran last (classic's calls in turn:
+    # for any name called so far); False at night
+    voted: bool = False
 
 
 __all__ = ["ANSWERS", "EXTENSION", "EXTENSION_OFFER", "Moment", "PHASES", "SeatAsk"]

@@ -76,7 +76,7 @@ def test_a_living_seats_refusal_at_night_is_never_printed_awake_or_asleep(caplog
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_refusal_the_hub_names_has_words_in_every_language(lang):
-    from narrator.companion.hub import REFUSAL_WORDS
+    from narrator.companion.refusals import REFUSAL_WORDS
 
     voice = load_voice(lang)
     for word in {*REFUSAL_WORDS.values(), "host"}:

@@ -16,8 +16,9 @@ import pytest
 from websockets.asyncio.client import connect as raw_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from narrator.companion import server, start
-from narrator.companion.hub import HOST_BURST, PIN_BUDGET, SEND_QUEUE, Conn
+from narrator.companion import limits, server, start
+from narrator.companion.links import HOST_BURST, PIN_BUDGET
+from narrator.companion.transport import SEND_QUEUE, Conn
 from narrator.companion.testing import CLASSIC_DEAL, ManualClockSession, Phone, Table, connect, host_hello, until
 from narrator.config import parse_config
 from narrator.flow.events import EndSpeech
@@ -96,7 +97,7 @@ def test_a_connection_that_reads_nothing_is_closed_instead_of_queueing_without_e
 
 
 def test_a_connection_that_never_finishes_its_request_is_closed(monkeypatch):
-    monkeypatch.setattr(server, "SILENT_WAIT", 0.5)
+    monkeypatch.setattr(limits, "SILENT_WAIT", 0.5)
 
     async def main():
         async with Table(config()) as t:
@@ -272,8 +273,8 @@ def test_a_burst_of_connections_from_one_address_waits_its_turn_instead_of_being
                 async with connect(t.ws_url, open_timeout=10):
                     return time.monotonic() - began
 
-            opened = await asyncio.gather(*(one() for _ in range(server.CONNECT_BURST + extra)))
-            assert len(opened) == server.CONNECT_BURST + extra, "every one of them got in"
-            assert max(opened) >= (extra - 1) / server.CONNECT_RATE, "the ones beyond the burst waited"
+            opened = await asyncio.gather(*(one() for _ in range(limits.CONNECT_BURST + extra)))
+            assert len(opened) == limits.CONNECT_BURST + extra, "every one of them got in"
+            assert max(opened) >= (extra - 1) / limits.CONNECT_RATE, "the ones beyond the burst waited"
 
     asyncio.run(main())

@@ -20,7 +20,7 @@ import json
 
 from narrator.companion.testing import connect  # from a page of the server itself (its Origin)
 
-from narrator.companion.hub import FRAME, answer_size
+from narrator.companion.transport import FRAME, answer_size
 from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
 from narrator.config import parse_config
 from narrator.flow.events import Defeat, EndSpeech, Nominate, Tap
@@ -113,7 +113,7 @@ def test_the_longest_names_still_fit_the_answer_frame():
     # forty four-byte letters, and quotes JSON doubles: four of them beside the longest line
     names = {s: "𝔄" * 39 + '"' for s in range(1, 11)}
     size = answer_size(names)
-    from narrator.companion.hub import pad
+    from narrator.companion.transport import pad
 
     text = "; ".join(f"{s} ({n})" for s, n in list(names.items())[:4])
     frame = {"t": "ack", "n": 10**6, "ok": False, "text": "x" * 700 + text, "epoch": 10**6}

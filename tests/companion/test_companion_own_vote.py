@@ -206,3 +206,27 @@ def test_a_german_pointing_and_the_final_vote_are_read_back():
             await until(lambda: own(ps, voters[0]))
             assert own(ps, voters[0]) == f"Du hast für Spieler {g.candidates[0]}{' (Ann)' if g.candidates[0] == 7 else ''} gestimmt."
     asyncio.run(main())
+
+
+def test_a_vote_on_a_lone_nominee_reads_as_his_own_yes_or_no_not_as_they_all_leave():
+    """Classic's vote on a lone nominee (seed 002, `first_day_single_nominee_vote`) is a yes or no
+    on him: his phone read "You voted for them all to leave the game." under "Does player 5 leave?"
+    (the words of the all-leave question, recorded without a round like it)."""
+
+    async def main():
+        cfg = parse_config('variant = "classic"\nlanguage = "en"\n[dealing]\nroles = { 1 = "don", 2 = "mafia", 3 = "mafia", 4 = "sheriff" }\n'
+                           '[rules]\nfirst_day_single_nominee_vote = true\n[companion]\nvotes = true\n')
+        async with Table(cfg) as t:
+            phones = await t.join_all()
+            await t.to_first_day()
+            t.live.submit_event(Nominate(5))
+            t.live.submit_event(EndSpeech())
+            await t.settle()
+            await t.end_speeches()
+            await until(lambda: phones[3].screen["phase"] == "Does player 5 leave?")
+            assert (await phones[3].tap(answer=True))["ok"] and (await phones[4].tap(answer=False))["ok"]
+            await until(lambda: phones[3].screen["voted"] and phones[4].screen["voted"], what="the badges")
+            assert phones[3].screen["voted"] == "You voted for player 5 to leave the game."
+            assert phones[4].screen["voted"] == "You voted for player 5 to stay."
+
+    asyncio.run(main())

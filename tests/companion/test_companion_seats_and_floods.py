@@ -25,7 +25,8 @@ import pytest
 from narrator.companion.testing import connect, host_hello  # as the server's own pages connect
 from websockets.exceptions import ConnectionClosed
 
-from narrator.companion.hub import CLOSE_TAKEN, TAP_BURST
+from narrator.companion.links import CLOSE_TAKEN
+from narrator.companion.transport import TAP_BURST
 from narrator.companion.testing import CLASSIC_DEAL, Phone, Table, until
 from narrator.config import parse_config
 from narrator.flow.events import Tap

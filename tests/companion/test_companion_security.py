@@ -191,7 +191,7 @@ def test_wrong_pins_lock_out_the_address_that_sends_them():
             assert frame["t"] == "error", "the right PIN right after five wrong ones is still refused"
             # the real host, at another address, is not locked out by somebody else's guesses
             hub = t.companion.hub
-            from narrator.companion.hub import Conn
+            from narrator.companion.transport import Conn
 
             host = Conn()
             host.addr = "192.168.1.20"

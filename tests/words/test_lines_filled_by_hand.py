@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from narrator.companion import hub
+from narrator.companion import words as companion_words
 from narrator.language import load_voice
 from narrator.report import page
 from narrator.report.page import report_words
 
 LANGS = ["en", "ru", "de", "sv", "hu"]
 ROOT = Path(page.__file__).resolve().parents[2]
-STATIC = Path(hub.__file__).resolve().parent / "static"
+STATIC = Path(companion_words.__file__).resolve().parent / "static"
 
 
 class Fill:
@@ -178,8 +178,8 @@ def page_fills(name: str) -> list[Fill]:
 
 
 def _words_under_other_keys() -> dict[str, list[str]]:
-    """`words["host_nominations"], … = words["host_accused"], …` in hub.page_words: key → the keys put there."""
-    tree = ast.parse(Path(hub.__file__).read_text(encoding="utf-8"))
+    """`words["host_nominations"], … = words["host_accused"], …` in words.page_words (narrator/companion): key → the keys put there."""
+    tree = ast.parse(Path(companion_words.__file__).read_text(encoding="utf-8"))
     fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "page_words")
     under: dict[str, list[str]] = {}
     for node in ast.walk(fn):
@@ -245,7 +245,7 @@ def test_the_report_s_lines_hold_only_what_page_w_supplies(lang):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", ["phone.html", "host.html"])
 def test_the_pages_lines_hold_only_what_their_w_supplies(lang, name):
-    # the page's words are every English [phone] line with the language's own over them (hub.page_words)
+    # the page's words are every English [phone] line with the language's own over them (narrator/companion/words.py, page_words)
     words = {**load_voice("en").phone, **load_voice(lang).phone}
     found = problems(words, page_fills(name), "phone", lang)
     assert not found, "\n".join(found)
