@@ -40,17 +40,23 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if E2E_FOLDERS & set(Path(str(item.path)).relative_to(Path(__file__).parent).parts[:-1]):
             item.add_marker(pytest.mark.e2e)
-    # the long ones first (browser games, then the other real processes): the workers steal the
-    # short in-process tests from the ends of each other's queues, not a last browser game
-    items.sort(key=lambda item: (0 if "browser" in item.path.parts else 1 if item.get_closest_marker("e2e") else 2))
+    # the sound-card tests that measure on the real clock first, one after another on the first
+    # worker (xdist hands each worker a block of the list), beside the others; then the long ones
+    # (browser games, then the other real processes): the workers steal the short in-process tests
+    # from the ends of each other's queues, not a last browser game
+    items.sort(key=lambda item: (-1 if item.get_closest_marker("realtime") else 0 if "browser" in item.path.parts
+                                 else 1 if item.get_closest_marker("e2e") else 2))
 
 
 # The suite runs a process per core and more (pyproject's addopts): most tests wait on a clock, a
 # process or a page. A test that measures on the real clock what a sound card heard (a night
-# step's silence, a word's timing) must not wait for a processor: it runs alone (the others wait
-# at a turnstile), at the usual priority while the workers run at nice 5 (raising a priority
-# again needs root, as CI is; elsewhere every test keeps the same one).
-BEHIND = 5
+# step's silence, a word's timing) must not wait for a processor. Where the system lets a process
+# raise its priority (root, as CI is), the workers run at nice 10 and such a test, with the narrator
+# and speech processes it starts, at nice -10: it runs beside the others, one such test at a time,
+# and the scheduler hands it a core the moment it wakes (a 1:290 weight). Elsewhere it runs alone:
+# it waits at a turnstile until the tests beside it are done, and the others wait for it.
+BEHIND = 10
+AHEAD = -10
 
 
 def _priority(nice: int) -> bool:
@@ -68,30 +74,34 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
-def _a_sound_card_test_runs_alone(request, tmp_path_factory):
-    """A realtime test waits until the tests running beside it are done, then runs alone (the
-    workers' tests wait at a turnstile meanwhile); the others run side by side. Closing a lock's
-    file lets it go."""
+def _a_sound_card_test_runs_ahead(request, tmp_path_factory):
+    """A realtime test runs ahead of the others (or, where priorities cannot be raised, alone);
+    the others run side by side. Closing a lock's file lets it go."""
     import fcntl
 
-    alone = request.node.get_closest_marker("realtime") is not None
+    realtime = request.node.get_closest_marker("realtime") is not None
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent  # the workers' folders are beside each other
-    with open(shared / "realtime-turnstile.lock", "a") as turn, open(shared / "realtime-room.lock", "a") as room:
-        if alone:
-            fcntl.flock(turn, fcntl.LOCK_EX)  # no test starts beside it any more
-            fcntl.flock(room, fcntl.LOCK_EX)  # and the running ones are done
+    with open(shared / "realtime-one.lock", "a") as one, open(shared / "realtime-turnstile.lock", "a") as turn, \
+            open(shared / "realtime-room.lock", "a") as room:
+        before = os.getpriority(os.PRIO_PROCESS, 0)
+        if realtime:
+            fcntl.flock(one, fcntl.LOCK_EX)  # one realtime test at a time
+            ahead = _priority(AHEAD)
+            if not ahead:
+                fcntl.flock(turn, fcntl.LOCK_EX)  # no test starts beside it any more
+                fcntl.flock(room, fcntl.LOCK_EX)  # and the running ones are done
         else:
             fcntl.flock(turn, fcntl.LOCK_SH)
             fcntl.flock(turn, fcntl.LOCK_UN)
             fcntl.flock(room, fcntl.LOCK_SH)
-        ahead = alone and os.getpriority(os.PRIO_PROCESS, 0) == BEHIND and _priority(0)
+            ahead = False
         try:
             yield
         finally:
             if ahead:
-                _priority(BEHIND)
+                _priority(before)
 
 
 @pytest.fixture(autouse=True)

@@ -504,11 +504,17 @@ def _keep_secrets(live, hub: Hub) -> None:
     data = {"started": where[1], "tokens": {str(s): t for s, t in hub.seat_tokens.items()}, "pin": hub.pin,
             "keys": {str(s): k for s, k in hub.device_keys.items()}, "spent": sorted(hub.spent),
             "revoked": sorted(hub.revoked), "seats_page": hub.cards_page, "host_key": hub.host_key}
+    # written beside it and renamed over it: a kill -9 mid-write, or a reader (a resume) at that
+    # moment, finds the whole of the old file or of the new one, never an empty one
+    part = where[0].with_name(where[0].name + ".part")
     try:
-        fd = os.open(where[0], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(data, f)
+        os.replace(part, where[0])
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            part.unlink()
         # a full or read-only disk must not keep the phones out of this game; the journal will
         # stop the game itself if it cannot be written. Only a resume would need new codes.
         log.warning("%s", hub.said("companion_codes_not_kept", reason=str(exc.strerror or exc)))

@@ -304,6 +304,34 @@ def test_a_resumed_game_keeps_its_seat_tokens_and_a_new_game_gets_new_ones(tmp_p
     asyncio.run(main())
 
 
+def test_a_write_of_the_kept_tokens_cut_off_midway_leaves_the_last_whole_file(tmp_path, monkeypatch):
+    """The tokens beside the journal are what a resume after kill -9 lets the phones back in with:
+    a write cut off halfway (the process killed, the disk full) leaves the file that was there,
+    whole, and a reader meanwhile never finds it empty."""
+    from types import SimpleNamespace
+
+    from narrator.companion import server
+    from narrator.journal import Journal
+
+    path = tmp_path / "journal.jsonl"
+    live = SimpleNamespace(journal=Journal.create(path, "<test>", CLASSIC_DEAL, {}))
+    hub = SimpleNamespace(seat_tokens={1: "one"}, pin="1234", device_keys={}, spent=set(), revoked=set(),
+                          cards_page=None, host_key="key", said=lambda key, **kw: key)
+    server._keep_secrets(live, hub)
+    kept = tmp_path / "journal.jsonl.companion"
+    whole = kept.read_text()
+
+    def cut_off(data, f):
+        f.write('{"started": ')
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(server.json, "dump", cut_off)
+    hub.seat_tokens = {1: "two"}
+    server._keep_secrets(live, hub)
+    assert kept.read_text() == whole and json.loads(whole)["tokens"] == {"1": "one"}
+    assert not (tmp_path / "journal.jsonl.companion.part").exists()
+
+
 def test_the_server_binds_where_the_config_says():
     import socket
 
