@@ -356,6 +356,10 @@ class BaseGame(DealAndNight, DawnAndChains):
         """The one seat that decides alone now (grundregeln's tie, seed 003), None otherwise."""
         return None
 
+    def day_silent_to(self) -> int | None:
+        """The candidate the votes not cast go to as the open vote is counted (Moment.silent_to)."""
+        return None
+
     def day_barred(self, seat: int, candidates: list[int]) -> tuple[int, ...]:
         """The candidates of the open ballot this seat may not choose, shown in their place."""
         return ()
@@ -410,7 +414,8 @@ class BaseGame(DealAndNight, DawnAndChains):
             nominations=() if self.state in self.NOMINATIONS_OFF else tuple(self.public_nominations()),
             accusing=self.ACCUSING, nominator_named=self.NOMINATOR_NAMED, extension=extension,
             host=host + ("extend",) if extension == EXTENSION_OFFER else host,
-            penalties=bool(self.rules.get("fouls")), called=called, calling=self.calling if called else None)
+            penalties=bool(self.rules.get("fouls")), called=called, calling=self.calling if called else None,
+            silent_to=self.day_silent_to() if vote is not None else None)
 
     def seat_ask(self, seat: int, moment: Moment | None = None) -> SeatAsk:
         """What this seat's phone is asked now (moment.py). At night the same for every seat."""

@@ -53,6 +53,9 @@ class Moment:
     # the order called, and the index of the one called now; () and None otherwise
     called: tuple[int, ...] = ()
     calling: int | None = None
+    # the candidate every vote not cast goes to when the open vote is counted (classic, seed 004
+    # §4.4 «If player hasn't voted his vote goes to last player»); None where silence counts for nobody
+    silent_to: int | None = None
 
 
 @dataclass(frozen=True)
