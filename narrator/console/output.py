@@ -37,6 +37,12 @@ class ConsoleOutput:
         self._timer_pending = False  # a step's timer is known and its time does not run yet
         self._after_timer: list = []  # what to show once it runs: its private answers
         self.collecting: list[dict] | None = None  # a scorer's line of hands: its votes, answered once
+        # a seat typed before the night's first step began ("too early … not taken"): shown again
+        # after the wipes of the step it was typed for, until the next step begins or the next key
+        # is answered — cleared with that step's screen a second later, the shot was lost unnoticed
+        self._early: Text | None = None
+        self._early_for = 0  # the number of the step it stays up in (of `_steps_begun`)
+        self._steps_begun = 0  # night steps whose time has begun to run
 
     def _only_for(self, seat: int) -> str:
         """The label of a private line, in the table's language like the line itself."""
@@ -61,6 +67,10 @@ class ConsoleOutput:
         if resumed_at is None:
             if self._timer is None:
                 return
+            if self._night:
+                self._steps_begun += 1
+                if self._early is not None and self._steps_begun > self._early_for:
+                    self._early = None  # the step it was typed for is over
             if self._night and self.clear_at_dawn and (self.show_private or self._private_shown):
                 # a night step begins: the step before it may have left a private line or a seat
                 # typed on the keypad on the screen, and its players are asleep now. Every step,
@@ -91,6 +101,8 @@ class ConsoleOutput:
         self._wipe()
         for line in lines:
             self.console.print(line)
+        if self._early is not None:
+            self.console.print(self._early)
 
     def _time_shown(self, seconds: float) -> None:
         # said once, as what it is: the time from now. The line stays as printed (nothing counts
@@ -126,6 +138,7 @@ class ConsoleOutput:
             return self.handle(effect, text)
         if self._after_its_timer(effect, lambda: self.handle_shared(effect, text, seats)):
             return
+        self._early = None  # the next key is answered: its answer stands in the note's place
         session = getattr(self.live, "session", None)
         label = session.render("private_for_seats", {"seats": seats}) if session is not None else f"only for seats {seats}:"
         from ..live import SHARED_LINE
@@ -185,6 +198,7 @@ class ConsoleOutput:
             self._since_step.append(line)
             c.print(line)
         elif isinstance(effect, Tell):
+            self._early = None  # the next key is answered: its answer stands in the note's place
             if self.show_private or effect.line in CONSOLE_ANSWERS:
                 c.print(Text.assemble((f"🔒 {self._only_for(effect.seat)}", "bold magenta"), " ", self._named(effect, text)))
                 # with phones the screen is not cleared at every night step: this answer, and the
@@ -201,7 +215,10 @@ class ConsoleOutput:
             if effect.seat and not self.show_private:
                 return
             who = f"{self._only_for(effect.seat)} " if effect.seat else ""
-            c.print(Text.assemble(CLOCK_MARKS.get(effect.line, ("✗", "bold red")), " ", who, text))
+            answer = Text.assemble(CLOCK_MARKS.get(effect.line, ("✗", "bold red")), " ", who, text)
+            c.print(answer)
+            # the same words whoever typed it, at every step: a key typed before the step began
+            self._early, self._early_for = (answer, self._steps_begun + 1) if effect.line == "keypad_too_early" else (None, 0)
         elif isinstance(effect, Timer) and effect.name:
             if self._night is None:
                 self._night = getattr(getattr(self.live, "game", None), "state", None) == "night"
@@ -211,6 +228,7 @@ class ConsoleOutput:
         elif isinstance(effect, Record) and effect.entry["type"] == "phase":
             self._night = effect.entry["phase"] == "night"
             self._timer_pending, self._after_timer = False, []  # a step's answers end with it
+            self._early = None
             if effect.entry["phase"] == "day" and self.clear_at_dawn:
                 self._wipe()
         elif isinstance(effect, Record) and effect.entry["type"] == "vote":
