@@ -25,7 +25,7 @@ from .effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .events import Deal, Defeat, Disqualify, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout, event_to_dict
 from .game_dawn import DawnAndChains
 from .game_night import DealAndNight
-from .moment import EXTENSION_OFFER, Moment, SeatAsk
+from .moment import EXTENSION_OFFER, Moment, SeatAsk, SeatKnows
 from .night import CHOICES
 from .refused import Refused
 
@@ -125,6 +125,14 @@ class BaseGame(DealAndNight, DawnAndChains):
     @property
     def alive(self) -> list[int]:
         return self._alive
+
+    def seat_knows(self, seat: int) -> SeatKnows:
+        """What this seat knows from the deal (moment.SeatKnows): his role, a mafioso his partners."""
+        role = self.role(seat)
+        partners = ()
+        if team_of(role) == MAFIA:
+            partners = tuple(s for s in sorted(self.seats) if s != seat and team_of(self.seats[s].role) == MAFIA)
+        return SeatKnows(seat=seat, role=role, partners=partners)
 
     def role(self, seat: int) -> str:
         return self.seats[seat].role

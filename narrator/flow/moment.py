@@ -70,4 +70,16 @@ class SeatAsk:
     answer: tuple[int | None, bool | None] | None  # his answer on the open ballot, where the game has one
 
 
-__all__ = ["ANSWERS", "EXTENSION", "EXTENSION_OFFER", "Moment", "PHASES", "SeatAsk"]
+@dataclass(frozen=True)
+class SeatKnows:
+    """What one seat knows from the deal, for his own eyes only (his phone's held-down area, the hot
+    seat): his role, and a mafioso his partners (the mafia know each other, as the console's
+    reveal and the night-zero meeting tell them). () for every other seat. An adapter that sends
+    it pads it as it pads the role itself: the same size for every seat."""
+
+    seat: int
+    role: str
+    partners: tuple[int, ...]
+
+
+__all__ = ["ANSWERS", "EXTENSION", "EXTENSION_OFFER", "Moment", "PHASES", "SeatAsk", "SeatKnows"]
