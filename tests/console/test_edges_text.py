@@ -81,7 +81,7 @@ def test_byte_order_mark_tabs_and_other_scripts_digits_are_read():
 def test_a_german_superscript_at_night_leaves_the_keypad_alone():
     class Live:
         loop = object()  # never used: ³ is no seat
-        game = type("G", (), {"state": "night"})()
+        game = type("G", (), {"state": "night", "phase": lambda self: "night"})()
 
     keypad = KeypadInput(Live())
     assert keypad.line("³") is False
