@@ -15,6 +15,7 @@ from functools import cache
 
 from .flow.effects import Record, Reject, Say, Timer
 from .flow.game import machine_for
+from .flow.moment import EXTENSION_OFFER
 from .flow.events import Deal, Disqualify, EndSpeech, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout
 from .flow.days import Game
 from .protocol import entries, inputs_of
@@ -153,7 +154,6 @@ class DayClock:
 
 
 SPEECH_STATES = {"speeches", "tie_speeches", "last_words", "nominee_speeches", "accused_last_word", "defences", "debate"}
-TAP_VOTES = {"voting", "revote", "pointing", "runoff", "final_vote"}
 YES_NO = {"all_leave_vote", "single_vote", "support_vote", "execution_vote"}
 
 
@@ -264,7 +264,9 @@ class RandomPlayer:
             if willing and r.random() < 0.6:
                 return Tap(r.choice(willing), current)
             return Timeout()
-        if st in ("discussion", "last_call") and g.variant.day == "sverige":
+        day = g.moment() if g.phase() == "day" else None
+        if day is not None and day.nominator_named and "nominate" in day.host:
+            # a nomination is its nominator's (seed 000): any player names one while the day is open
             x = r.random()
             if x < 0.25:
                 free = [s for s in alive if s not in g.noms]
@@ -274,7 +276,7 @@ class RandomPlayer:
             if x < 0.3 and g.noms:
                 by = r.choice(sorted(g.noms))
                 return Revoke(g.noms[by], by=by)
-            if g.offering and r.random() < 0.5:
+            if day.extension == EXTENSION_OFFER and r.random() < 0.5:
                 return Extend()
             return Timeout()
         if st == "accusations":
@@ -330,22 +332,31 @@ class RandomPlayer:
         return Timeout()
 
     def illegal(self, g):
+        """An input the game must refuse, read from the moment the rules publish (flow/moment.py)."""
         r = self.rng
+        m = g.moment()
         dead = [s for s in g.seats if not g.seats[s].alive and s != g.speaker]
         options = [Tap(g.n + 1 + r.randrange(3), 1), Nominate(0)]
-        if dead and g.state != "kamikaze" and g.state != "tie_break":
+        # the rules' own exceptions: a dying kamikaze chooses, the last dead decides a tie (seed 003)
+        dead_act = m.phase == "day" and (m.answer == "choose" or m.decider is not None)
+        # a nomination is the speaker's own (classic, seed 004): a dead seat's is a tap instead
+        speaker_nominates = "nominate" in g.day_offers() and not m.nominator_named and not m.accusing
+        if dead and not dead_act:
             d = r.choice(dead)
-            options += [Tap(d, r.choice(g.alive)), Nominate(r.choice(g.alive), by=d) if g.variant.day != "classic" else Tap(d, 1)]
-            if g.rules.get("fouls") and g.state != "last_words":
+            options += [Tap(d, r.choice(g.alive)), Nominate(r.choice(g.alive), by=d) if not speaker_nominates else Tap(d, 1)]
+            if g.rules.get("fouls") and m.name != "state_last_words":  # the dead still speak their last words
                 options += [Foul(d), Disqualify(d)]
         if g.phase() == "night":
             awake = g.awake_seats()
             asleep = [s for s in g.alive if s not in awake]
             if asleep and g.step is not None and g.step.action:
                 options.append(Tap(r.choice(asleep), r.choice(g.alive)))
-        if g.state in TAP_VOTES and g.votes:
-            options.append(Tap(r.choice(list(g.votes)), g.candidates[0]))
-        if g.state == "speeches" and g.speaker is not None:
+        ballot = m.vote if m.phase == "day" else None
+        if ballot is not None and ballot[0] == "seat" and m.answer in ("vote", "point") and m.decider is None:
+            voted = [s for s in g.alive if s not in m.voters]  # a second vote of a seat that voted
+            if voted:
+                options.append(Tap(r.choice(voted), (m.called or ballot[1])[0]))
+        if speaker_nominates and "nominate" in m.host and g.speaker is not None:
             others = [s for s in g.alive if s != g.speaker]
             if others:
                 options.append(Nominate(r.choice(g.alive), by=r.choice(others)))

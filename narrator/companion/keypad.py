@@ -62,7 +62,7 @@ class KeypadInput:
         live = self.live
         if target is None or live.loop is None:
             return False
-        if live.game.state != "night":
+        if live.game.phase() != "night":  # the moment the game publishes (flow/moment.py)
             return False
         # the step open as Enter is pressed; the game takes the seat only if it is still open
         # when the seat's turn comes (the game's loop decides: in the state the taps would meet)

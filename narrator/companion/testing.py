@@ -201,7 +201,7 @@ class Table:
         self._since = len(self.records)
 
     async def end_night(self) -> None:
-        while self.live.game.state == "night":
+        while self.live.game.phase() == "night":
             self.live.fire()
             await self.settle()
 

@@ -377,6 +377,10 @@ class ClassicGame(BaseGame):
         self._say("vote_call_last" if last else "vote_call", seat=seat)
         self._timer("vote_each")
 
+    def day_silent_to(self) -> int | None:
+        # seed 004 §4.4 «If player hasn't voted his vote goes to last player» (rules/voting.tally)
+        return self.candidates[-1] if self.state in ("voting", "revote") and self.candidates else None
+
     def hears_window_end(self) -> bool:
         return self.each_called() and not self.counting
 

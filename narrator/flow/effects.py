@@ -43,7 +43,7 @@ class Timer:
     replaces it (a trial's), what it has left is kept, not lost. `resume`: this timer goes on with
     what its held clock of the same name kept; with nothing kept it starts from `seconds`. A
     timer of that name without `resume`, or no timer (name None), forgets what was kept. The core
-    has no clock: the adapters keep the time (live.py on the real clock)."""
+    has no clock: the adapters keep the time (narrator/live/ on the real clock)."""
 
     name: str | None
     seconds: int = 0

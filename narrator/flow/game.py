@@ -25,7 +25,7 @@ from .effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
 from .events import Deal, Defeat, Disqualify, EndSpeech, Event, Extend, Foul, Leave, Nominate, Revoke, Tap, Timeout, event_to_dict
 from .game_dawn import DawnAndChains
 from .game_night import DealAndNight
-from .moment import EXTENSION_OFFER, Moment, SeatAsk
+from .moment import EXTENSION_OFFER, Moment, SeatAsk, SeatKnows
 from .night import CHOICES
 from .refused import Refused
 
@@ -125,6 +125,14 @@ class BaseGame(DealAndNight, DawnAndChains):
     @property
     def alive(self) -> list[int]:
         return self._alive
+
+    def seat_knows(self, seat: int) -> SeatKnows:
+        """What this seat knows from the deal (moment.SeatKnows): his role, a mafioso his partners."""
+        role = self.role(seat)
+        partners = ()
+        if team_of(role) == MAFIA:
+            partners = tuple(s for s in sorted(self.seats) if s != seat and team_of(self.seats[s].role) == MAFIA)
+        return SeatKnows(seat=seat, role=role, partners=partners)
 
     def role(self, seat: int) -> str:
         return self.seats[seat].role
@@ -356,6 +364,10 @@ class BaseGame(DealAndNight, DawnAndChains):
         """The one seat that decides alone now (grundregeln's tie, seed 003), None otherwise."""
         return None
 
+    def day_silent_to(self) -> int | None:
+        """The candidate the votes not cast go to as the open vote is counted (Moment.silent_to)."""
+        return None
+
     def day_barred(self, seat: int, candidates: list[int]) -> tuple[int, ...]:
         """The candidates of the open ballot this seat may not choose, shown in their place."""
         return ()
@@ -431,7 +443,8 @@ class BaseGame(DealAndNight, DawnAndChains):
             accusing=self.ACCUSING, nominator_named=self.NOMINATOR_NAMED, extension=extension,
             host=host + ("extend",) if extension == EXTENSION_OFFER else host,
             penalties=bool(self.rules.get("fouls")), called=called, calling=self.calling if called else None,
-            extension_used=self.extension_spent())
+            extension_used=self.extension_spent(),
+            silent_to=self.day_silent_to() if vote is not None else None)
 
     def seat_ask(self, seat: int, moment: Moment | None = None) -> SeatAsk:
         """What this seat's phone is asked now (moment.py). At night the same for every seat."""

@@ -58,6 +58,9 @@ class Moment:
     calling: int | None = None
     # the day's one time extension has been granted (seed 000 Tid): a request now is "already used"
     extension_used: bool = False
+    # the candidate every vote not cast goes to when the open vote is counted (classic, seed 004
+    # §4.4 «If player hasn't voted his vote goes to last player»); None where silence counts for nobody
+    silent_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -75,4 +78,16 @@ class SeatAsk:
     voted: bool = False
 
 
-__all__ = ["ANSWERS", "EXTENSION", "EXTENSION_OFFER", "Moment", "PHASES", "SeatAsk"]
+@dataclass(frozen=True)
+class SeatKnows:
+    """What one seat knows from the deal, for his own eyes only (his phone's held-down area, the hot
+    seat): his role, and a mafioso his partners (the mafia know each other, as the console's
+    reveal and the night-zero meeting tell them). () for every other seat. An adapter that sends
+    it pads it as it pads the role itself: the same size for every seat."""
+
+    seat: int
+    role: str
+    partners: tuple[int, ...]
+
+
+__all__ = ["ANSWERS", "EXTENSION", "EXTENSION_OFFER", "Moment", "PHASES", "SeatAsk", "SeatKnows"]

@@ -175,7 +175,7 @@ def test_a_speaker_cut_off_by_a_crash_gets_the_rest_of_his_minute_and_a_night_st
 
     resume = start(["resume", "--journal", str(journal)], tmp_path)
     out = read_until(resume, "⏱")
-    assert out.rstrip().endswith("⏱ 10 s"), out  # the step from full, as every other step
+    assert out.rstrip().endswith("⏱ 10 s from now (status: the time left)"), out  # the step from full, as every other step
     out = read_until(resume, "Player 1, you have", timeout=90)
     time.sleep(17)  # 17 s of player 1's minute
     resume.send_signal(signal.SIGKILL)

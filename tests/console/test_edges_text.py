@@ -81,7 +81,7 @@ def test_byte_order_mark_tabs_and_other_scripts_digits_are_read():
 def test_a_german_superscript_at_night_leaves_the_keypad_alone():
     class Live:
         loop = object()  # never used: ³ is no seat
-        game = type("G", (), {"state": "night"})()
+        game = type("G", (), {"state": "night", "phase": lambda self: "night"})()
 
     keypad = KeypadInput(Live())
     assert keypad.line("³") is False
@@ -300,7 +300,8 @@ def test_the_end_of_input_during_the_role_reveal_stops_it_without_showing_the_ne
     from narrator.console import reveal_roles
 
     out = io.StringIO()
-    answers = iter(["³ [/]", "", "x" * 10_000])
+    # seat 1 types a word (not taken), then Enter, Enter; seat 2 Enter, and a long line hides it
+    answers = iter(["³ [/]", "", "", "", "x" * 10_000])
 
     def ask(prompt):
         try:
@@ -313,6 +314,7 @@ def test_the_end_of_input_during_the_role_reveal_stops_it_without_showing_the_ne
     shown_roles = out.getvalue()
     assert "citizen" in shown_roles.lower() and "don" in shown_roles.lower()
     assert "sheriff" not in shown_roles.lower()
+    assert "³ [/]" in shown_roles  # the word answered, literally
 
 
 def test_a_line_reference_that_does_not_exist_is_narrated_as_written():

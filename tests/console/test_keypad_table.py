@@ -135,7 +135,7 @@ def test_a_long_number_on_the_keypad_is_no_seat_and_never_its_last_digits():
 
     class Live:
         loop = object()
-        game = type("G", (), {"state": "night"})()
+        game = type("G", (), {"state": "night", "phase": lambda self: "night"})()
 
         def open_night_step(self):
             return 7

@@ -78,7 +78,7 @@ def test_a_layouts_own_colon_and_commas_go_with_its_digits():
 def test_a_seat_typed_on_the_keypad_at_night_is_the_same_seat_in_any_script(script):
     class Live:
         loop = object()
-        game = type("G", (), {"state": "night"})()
+        game = type("G", (), {"state": "night", "phase": lambda self: "night"})()
         taken: list[int] = []
 
         def open_night_step(self):

@@ -1,12 +1,5 @@
-"""Live play on the real clock: one asyncio loop owns the game; inputs arrive from any adapter
-(console, voice, companion, keypad, timers) through `submit*`, are journaled, applied, and the
-effects fan out to every output adapter in order.
-
-Adapters call `submit_event`, `submit_sentence` or `submit_line` from any thread; outputs get
-`handle(effect, text)` on the loop thread, where text is the rendered line (None for timers and
-records). `narrating` is set while the narrator speaks, so the microphone can ignore the
-narrator's own voice.
-"""
+"""The live session: one asyncio loop owns the game; every input is journaled, applied, and its
+effects fan out to every output adapter in order."""
 
 from __future__ import annotations
 
@@ -14,40 +7,20 @@ import asyncio
 import logging
 import random
 import threading
-import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Protocol
 
-from .config import Config
-from .flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
-from .flow.events import EndSpeech, Event, Tap, Timeout, event_to_dict
-from .flow.game import PHONE_TWINS, PHONES
-from .inputs import InputError, Talk, open_to_speech
-from .journal import Journal, JournalError
-from .session import Session
+from ..config import Config
+from ..flow.effects import Effect, HostLine, Record, Reject, Say, Tell, Timer
+from ..flow.events import EndSpeech, Event, Tap, Timeout, event_to_dict
+from ..flow.game import PHONE_TWINS, PHONES
+from ..inputs import InputError, Talk, open_to_speech
+from ..journal import Journal, JournalError
+from ..session import Session
+from .clock import MARK_EVERY, Clock, spoken_left
+from .inputs import HOST_SOURCES, Answer, Inputs
 
-log = logging.getLogger(__name__)
-
-# how often a running day timer notes in the journal what it has left: after a crash the speaker
-# gets at most this much more than he had, never a fresh minute
-MARK_EVERY = 5.0
-# how often a step waiting for its line to be heard looks whether the speaker went quiet without
-# saying so (only a stalled device does): the speaker's own word starts the timer
-HEARD_WATCH = 1.0
-
-
-# a seat typed on the keypad this soon after a night step's time began is not taken for it: the
-# role just woken has barely opened its eyes, and a key that late is the step before's (a table
-# without a speaker sees the next step begin the instant the last one ends)
-KEYPAD_GRACE = 1.0
-# without a speaker, how long a keypad table's night step waits after its lines are printed before
-# its time runs: about what a speaker takes to say them («The mafia falls asleep. The Don wakes
-# up…»). Without it the next step opened the instant the last one ended, and a mafioso's Enter a
-# second and a half late became the Don's check; with it a key after the step's end meets no open
-# step, with a speaker or without, and is answered that it came too late. The same for every step,
-# whoever is awake
-KEYPAD_ANNOUNCE = 3.0
-
+log = logging.getLogger("narrator.live")
 
 # Records after which the lines of a new step begin: the step's opening lines come after them, and
 # what was said before them closed the step before ("Thank you, player 1. Time is up.")
@@ -59,11 +32,6 @@ STEP_RESULTS = frozenset({"time_up", "vote_count", "vote_stop", "hand_vote_count
                           "execution_count", "spared", "nominated_by", "withdrawn_by",
                           "withdrawn_still_nominated"})
 
-
-# where a `timeout` is the host's: typed at the console (a transcript's `timeout` stands for the
-# clock), or the host screen's; its End speech is his too, where a typed `say thank you` is the
-# speaker's words as heard
-HOST_SOURCES = frozenset({"console", "companion-host"})
 
 # the line an answer is worded with when several seats read it at once: "<line>_shared"
 SHARED_LINE = "_shared"
@@ -97,11 +65,6 @@ def _shared_answers(effects: list, players: list[int] | None = None) -> dict[int
     return seats
 
 
-def spoken_left(left: float) -> int:
-    """A time left as the narrator says it: whole minutes from two minutes up, seconds below."""
-    return int(left) // 60 * 60 if left >= 120 else max(1, round(left))
-
-
 def _step_opening(effects: list, closing: frozenset[str] = frozenset()) -> list[Say]:
     """The public lines that opened the running step, from the effects since the last step began.
     `closing`: the lines that close a night step («Läkaren somnar.»), said in the same breath as
@@ -118,16 +81,7 @@ class Output(Protocol):
     def handle(self, effect: Effect, text: str | None) -> None: ...
 
 
-@dataclass
-class Answer:
-    """A public answer to input that never reached the core (a malformed sentence)."""
-
-    line: str
-    args: dict
-    seat: int | None = None
-
-
-class LiveSession:
+class LiveSession(Inputs, Clock):
     def __init__(self, config: Config, journal: Journal | None, outputs: list[Output] | None = None, jitter_rng: random.Random | None = None,
                  companion_from: int | None = None):
         """`companion_from`: a game begun without phones whose phones joined at a resume — the
@@ -207,132 +161,6 @@ class LiveSession:
     @property
     def voice(self):
         return self.session.voice
-
-    def timer_remaining(self) -> float | None:
-        if self.paused:
-            return self._paused_remaining
-        if self._timer_deadline is None or self.loop is None:
-            return None
-        return max(0.0, self._timer_deadline - self.loop.time())
-
-    # ------------------------------------------------------------------ inputs (any thread)
-    def submit_event(self, event: Event, source: str = "console", refuse=None) -> None:
-        """`refuse()`, when given, is asked on the loop thread when the event's turn comes (as for
-        `submit_line`): True keeps it from the game — an input another one answered first."""
-        self._submit(("event", (event, refuse) if refuse is not None else event, source))
-
-    def submit_sentence(self, text: str, source: str = "voice") -> None:
-        self._submit(("sentence", text, source))
-
-    def submit_line(self, text: str, source: str = "console", refuse=None) -> None:
-        """`refuse()`, when given, is asked on the loop thread when the line's turn comes — in the
-        state the line would meet, not the one it was typed in; True keeps it from the game."""
-        self._submit(("line", (text, refuse) if refuse is not None else text, source))
-
-    def submit_answer(self, line: str, source: str = "voice") -> None:
-        """A public line answering input that never becomes an event ("say the number again")."""
-        self._submit(("answer", line, source))
-
-    def submit_notice(self, line: str) -> None:
-        """A public line about the table's equipment ("the microphone has gone silent"), said
-        whatever the game is doing — paused or not, whoever holds the floor."""
-        self._submit(("notice", line, "device"))
-
-    def open_night_step(self) -> int | None:
-        """Which night step's time is running now (any thread): the keypad notes it as a seat is
-        typed. None in the step's first KEYPAD_GRACE seconds: a seat entered then was meant for the
-        step before (the narrator moved on as the Enter went down), not by the role just woken."""
-        step, since = self._open_step, self._open_since
-        if step is None or time.monotonic() - since < KEYPAD_GRACE:
-            return None
-        return step
-
-    def still_open(self, typed_in: int | None) -> bool:
-        """Whether the night step that was open as a line was typed (`open_night_step`) still is."""
-        return typed_in is not None and typed_in == self._open_step
-
-    def submit_keypad(self, target: int, typed_in: int | None, strict: bool) -> None:
-        """A seat typed on the keypad at night: the choice of every awake seat of the step. `strict`
-        (the table's own terminal): taken only if `typed_in`, the step open when it was typed, is
-        still the open one when its turn comes. Piped lines fast-forward as a transcript does: they
-        meet the step their turn comes in."""
-        self._submit(("keypad", (target, typed_in, strict), "keypad"))
-
-    def hand_call(self) -> int | None:
-        """The number of the hand call open now at a table whose scorer types the hands (no phones
-        to tap them, the console a terminal); None when there is none."""
-        game = self.game
-        if not self.scorer_at_console or getattr(game, "votes_on_phones", False) or game.phase() in ("night", "over"):
-            return None
-        return self._calls if game.vote_choices() is not None else None
-
-    def hands_waiting(self) -> bool:
-        """Whether the hand call's time is over and its count waits for the scorer's line."""
-        return self.hand_call() is not None and self._held_call == self._calls
-
-    def apply_typed(self, event: Event) -> None:
-        """One event of a line typed at the console, applied now (on the loop): journaled, and
-        answered as any input is."""
-        self._apply(event)
-
-    def hands_entered(self, call: int) -> None:
-        """The scorer's line for hand call `call` is in: once its time is over, it is counted."""
-        if call != self._calls:
-            return
-        self._hands_in = call
-        if self._held_call == call:
-            self._held_call = -1
-            self._apply(Timeout())
-
-    def _count_resumed(self) -> None:
-        """Resumed while a call's count waited for the scorer's line: it waits for it again. Where
-        the phones came to the table at this resume and vote from now on, nobody types the hands
-        of a call that is over: what was journaled is counted."""
-        if self.game.votes_on_phones:
-            return self._apply(Timeout())
-        self._held_call = self._calls
-        self._hands_awaited()
-
-    def _hands_awaited(self) -> None:
-        for out in self.outputs:
-            if hasattr(out, "hands_awaited"):
-                out.hands_awaited()
-
-    def submit_control(self, what, refused=None) -> None:
-        """pause, resume, quit — or a callable run in turn with the inputs (e.g. a status report).
-        `refused(key)`: told on the loop thread why a pause or resume was not done, as a [console]
-        key (`pause_refusal`)."""
-        if refused is None:
-            return self._submit(("control", what, "console"))
-        self._submit(("control", (what, refused), "console"))
-
-    def pause_refusal(self, what: str) -> str | None:
-        """Why `pause` or `resume` cannot be done now (a [console] key), None when it can. Every
-        host asks here, the console and the host screen alike. At night, where the night steps run
-        their full time: a step that runs longer tells the table its role is alive (only an awake
-        player reaches the keypad at night), and "The game is paused." would be said into the
-        night — refused alike at every step."""
-        if what == "pause" and self.full_nights and self.game.phase() == "night":
-            return "pause_at_night"
-        if what in ("pause", "resume") and (what == "pause") == self.paused:
-            return "already_paused" if self.paused else "not_paused"
-        return None
-
-    async def until_quit(self) -> None:
-        """After the game is over (`run` has returned): take the controls still submitted — a
-        status report's callable is run, every other input is no more the game's and is let go —
-        and return when `quit` is typed. The console reads on while the result stays up."""
-        while True:
-            kind, what, _ = await self.queue.get()
-            if kind == "control" and what == "quit":
-                return
-            if kind == "control" and callable(what):
-                what()
-
-    def _submit(self, item) -> None:
-        if self.loop is None:
-            raise RuntimeError("the live session is not running")
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
 
     # ------------------------------------------------------------------ running
     def start_effects(self, replayed: list[Event] | None = None, timer_marks: dict[int, float] | None = None,
@@ -558,42 +386,6 @@ class LiveSession:
         self._dispatch([Reject("paused", {}, seat),
                         Record({"type": "rejected", "event": event_to_dict(event), "reason": "paused", "args": {}})])
 
-    def answer_late_key(self) -> None:
-        """A seat typed at the table's terminal for a night step that is over (on the loop): said
-        on the screen, never aloud, while no step is open — see `_keypad`."""
-        if self.game.phase() == "night" and self._open_step is None and self.keypad_table:
-            key = "keypad_too_late" if self._step_closed_tonight else "keypad_too_early"
-            self._answer(Answer(key, {}), detail=self.voice.console_text(key, {}))
-
-    def _keypad(self, target: int, typed_in: int | None, strict: bool) -> None:
-        if self.paused:
-            return  # nothing changes the game in a pause; the keypad never answers (see below)
-        if strict and not self.still_open(typed_in):
-            # typed after its step ended, or while the next one was still being announced: it is
-            # nobody's choice. Said on the screen (never aloud) while no step is open — the next
-            # step's line is being said, or printed and waited for without a speaker — so the one
-            # who typed it knows it was not taken; the screen is cleared as the next step opens,
-            # before its role opens his eyes. Once that step is open nothing says so: its role is
-            # looking, and a note would tell him the role of the step before is alive
-            self.answer_late_key()
-            return
-        step = self.game.step
-        if self.game.phase() != "night" or step is None or step.action is None:
-            return
-        self._apply_shared([Tap(seat, target) for seat in self.game.awake_seats()])
-
-    def _apply_shared(self, events: list[Event]) -> None:
-        """One keypad seat, the tap of every awake seat: journaled and applied one by one, and the
-        same private answer to each of them ("You chose 5") shown once, for all of them."""
-        effects: list[Effect] = []
-        try:
-            for event in events:
-                if self.journal is not None:
-                    self.journal.append(event)
-                effects.extend(self.session.feed(event))
-        finally:
-            self._dispatch(effects, shared=True)
-
     def apply_journaled(self, events: list[Event]) -> None:
         """Events the journal holds already (the phones' deal, written as they showed it), applied
         on the game's loop and never written again. Call it from a control (`submit_control`) so
@@ -680,176 +472,6 @@ class LiveSession:
         effect = Reject(answer.line, answer.args, answer.seat)
         for out in self.outputs:
             self._show(out, effect, text)
-
-    # ------------------------------------------------------------------ timers
-    def _clocked(self, t: Timer) -> tuple[Timer, list[Say]]:
-        """A timer as it runs here, and what is said before it. A running clock (hungariq's day)
-        that another timer replaces is held with what it has left — noted in the journal, so a
-        crash in the trial keeps it; a clock resumed goes on with that, said to the table ("The
-        day has 11 minutes left."), and so does one restarted by a crash with less than its full
-        time. A new day's clock, or no timer at all, forgets what was held."""
-        clock = self._clock
-        if clock is not None and t.name and t.name != clock.name:
-            left = self.timer_remaining()
-            # while the clock's opening line is still being said its deadline holds the narration
-            left = min(float(clock.seconds), left if left is not None else 0.0)
-            self._held = (clock.name, left, self._clock_number)
-            if self._marked():
-                self.journal.timer_mark(self._clock_number, left)
-        self._clock = None
-        held = self._held
-        if held is not None and (t.name is None or (t.name == held[0] and not t.resume)):
-            self._held = held = None
-        if t.resume and held is not None and t.name == held[0]:
-            self._held = None
-            t = replace(t, seconds=max(1.0, held[1]))
-        full = self.game.timers.get(t.name, 0) if t.name else 0
-        if t.hold and t.name and t.seconds < full - 1:
-            return t, [Say("day_time_left", {"time": spoken_left(t.seconds)})]
-        return t, []
-
-    def held_remaining(self) -> float | None:
-        """What the held day's clock has left while a trial runs (None when none is held)."""
-        return self._held[1] if self._held is not None else None
-
-    def _start_timer(self, t: Timer) -> None:
-        self._cancel_timer()
-        self._timer_name = t.name
-        self._cue = t if t.name and t.cue else None
-        if not t.name:
-            if self.paused:
-                self._paused_remaining = None  # nothing runs when the pause ends
-            return
-        self._timer_count += 1
-        if t.hold:
-            self._clock, self._clock_number = t, self._timer_count
-        seconds = float(t.seconds)
-        step = self.game.step
-        jitter = self.config.section("night")["jitter_ms"]
-        if step is not None and jitter:
-            # the same random spread for every step, whoever is awake, alive or dead
-            seconds += self._jitter.uniform(0, jitter / 1000.0)
-        if self.paused:
-            # started by an input applied during the pause (a phone's, a host screen's accusation):
-            # it waits with the game and gets its own time at `resume`, not what the timer before
-            # it had left
-            self._paused_remaining = seconds
-            return
-        self._arm_after_narration(seconds)
-
-    def narration_ahead(self) -> float:
-        """Seconds of narration queued and not yet played (0 without a speaker)."""
-        return max((out.queued_seconds() for out in self.outputs if hasattr(out, "queued_seconds")), default=0.0)
-
-    def _arm_after_narration(self, seconds: float) -> None:
-        """A phase starts when its line has been heard, not when it was queued: a night step must
-        not run out while the narrator is still explaining the keypad, and every step lasts its
-        line plus its time, to the sample, however long rendering the line took. The speaker says
-        when its last sample is heard (an event from its audio thread, with the moment), so the
-        timer starts then — the same for every step and every player, whoever is awake."""
-        speakers = [out for out in self.outputs if hasattr(out, "when_heard")]
-        self._timer_token += 1
-        token = self._timer_token
-
-        def heard(at: float) -> None:  # on the audio thread
-            self.loop.call_soon_threadsafe(self._heard, token, seconds, at)
-
-        if not any(out.when_heard(heard) for out in speakers[:1]):
-            if self.keypad_table and self.game.phase() == "night" and self.game.step is not None:
-                # no speaker: the step's lines are printed at once, and its time runs as if they
-                # had been said (KEYPAD_ANNOUNCE), the same for every step
-                at = self.loop.time() + KEYPAD_ANNOUNCE
-                self._timer_deadline = at + seconds
-                self._timer_handle = self.loop.call_at(at, self._heard, token, seconds, at)
-                return
-            return self._arm(seconds)
-        self._timer_deadline = self.loop.time() + self.narration_ahead() + seconds  # for the countdowns meanwhile
-        # a speaker that stops playing (a device unplugged) must not hold the game for ever: looked
-        # at now and then, a queue found empty starts the timer as if it had said so
-        self._timer_handle = self.loop.call_later(HEARD_WATCH, self._heard_watch, token, seconds)
-
-    def _heard(self, token: int, seconds: float, at: float) -> None:
-        if token != self._timer_token:
-            return  # cancelled (a newer phase, or a pause) while the narrator was talking
-        self._arm(seconds, at)
-
-    def _heard_watch(self, token: int, seconds: float, quiet: bool = False) -> None:
-        if token != self._timer_token:
-            return
-        if self.narration_ahead() <= 0.005:
-            if quiet:  # quiet at two looks and still no word from the speaker: it will not come
-                return self._arm(seconds)
-            # the speaker's word may be on its way to the loop this very moment: a moment more
-            self._timer_handle = self.loop.call_later(0.2, self._heard_watch, token, seconds, True)
-            return
-        self._timer_handle = self.loop.call_later(HEARD_WATCH, self._heard_watch, token, seconds)
-
-    def _arm(self, seconds: float, start: float | None = None, resumed_at: float | None = None) -> None:
-        """Run the timer for `seconds` from `start` (the loop's clock, time.monotonic; now by default).
-        `resumed_at`: the seconds left of a timer that was paused."""
-        if self._timer_handle is not None:
-            self._timer_handle.cancel()  # the watch over the narration, when the speaker said it first
-        self._timer_token += 1
-        token = self._timer_token
-        start = self.loop.time() if start is None else start
-        self._timer_deadline = start + seconds
-        self._timer_handle = self.loop.call_at(start + seconds, self.queue.put_nowait, ("timeout", token, "clock"))
-        if self._cue is not None and seconds > self._cue.cue:
-            self._cue_handle = self.loop.call_at(start + seconds - self._cue.cue, self.queue.put_nowait, ("cue", token, "clock"))
-        if self._marked():
-            self._mark(seconds)
-            self._tick_handle = self.loop.call_at(start + MARK_EVERY, self.queue.put_nowait, ("tick", token, "clock"))
-        self._runs(resumed_at, start)
-
-    def _runs(self, resumed_at: float | None, start: float | None = None) -> None:
-        """The armed timer's time runs (since `start`): a night step is open for the keypad."""
-        if self.game.phase() == "night" and self._timer_name:
-            self._steps_opened += 1
-            self._open_step = self._steps_opened
-            self._open_since = self.loop.time() if start is None else start
-        if self._dispatching:
-            self._open_pending = True  # told once the outputs have seen the timer (its ⏱, its wipe)
-        elif start is not None and start > self.loop.time():
-            # the speaker said when its last sample will be heard: a sound card's latency from
-            # now. The ⏱ (and a night step's wiped screen) come then, not while the line is still
-            # coming out of the speaker
-            token = self._timer_token
-            self.loop.call_at(start, lambda: token == self._timer_token and self._opened(resumed_at))
-        else:
-            self._opened(resumed_at)
-
-    def _opened(self, resumed_at: float | None) -> None:
-        """The timer runs from now: its line has been heard. Outputs that show the step's start (the
-        console's ⏱, its wiped screen at night) show it now, not while the line is still being said."""
-        for out in self.outputs:
-            if hasattr(out, "timer_started"):
-                try:
-                    out.timer_started(resumed_at)
-                except Exception:  # noqa: BLE001 — as in _show
-                    log.exception("output %s failed as the timer started", type(out).__name__)
-
-    def _marked(self) -> bool:
-        """Whether the running timer's time left is noted in the journal: a day timer's is. A night
-        step restarts from full after a crash, so nothing of it is noted."""
-        return self.journal is not None and self._timer_name is not None and self.game.phase() != "night"
-
-    def _mark(self, left: float) -> None:
-        self.journal.timer_mark(self._timer_count, left)
-
-    def _cancel_timer(self) -> None:
-        if self._timer_handle is not None:
-            self._timer_handle.cancel()
-        if self._cue_handle is not None:
-            self._cue_handle.cancel()
-        if self._tick_handle is not None:
-            self._tick_handle.cancel()
-        self._cue_handle = None
-        self._tick_handle = None
-        self._timer_handle = None
-        self._timer_deadline = None
-        self._timer_token += 1
-        self._open_step = None
-        self._open_pending = False
 
     def _control(self, what, refused=None) -> None:
         if callable(what):
