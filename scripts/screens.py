@@ -5,7 +5,7 @@ A classic game (Don 1, mafia 2 and 3, Sheriff 4) is played on ten phones and the
 headless Chromium at a phone's size (390x844; the host also on a laptop, 1280x800), in English and
 in Russian, with the players' names of a club table, and each moment is photographed into docs/screens/<lang>-<name>.png:
 
-    join, role (held down at the Ready question), ready, night (a shot taken), check (the Don's
+    join, role (held down at the Ready question), mates (a mafioso's role held down: his partners), ready, night (a shot taken), check (the Don's
     answer), day (speaker, nominees, time left), paused, vote (the first candidate called),
     vote-next (the next one called, the phone's own vote named), paused-vote
     (a vote held by a pause, its buttons greyed), yes-no,
@@ -181,6 +181,7 @@ async def play(t: Table, browser, shot: Shots) -> None:
     dealing = asyncio.create_task(t.companion.deal_when_ready([t.live.session.dealing_event()]))
     await wait_all(everyone, "() => !!document.querySelector('#grid button[data-choice=ready]')")
     await shot(pages[4], "role", hold=True)
+    await shot(pages[2], "mates", hold=True)
     for s in range(1, 8):
         await pages[s].locator('#grid button[data-choice="ready"]').click()
     await pages[1].wait_for_function("() => document.querySelector('#grid button').disabled")

@@ -6,7 +6,7 @@ rules, the moment says it.
 
 from __future__ import annotations
 
-from ..flow.moment import EXTENSION_OFFER, Moment
+from ..flow.moment import EXTENSION_OFFER, Moment, SeatKnows
 from ..rules.roles import wins_with
 from .transport import _is_int
 
@@ -293,7 +293,20 @@ class PhoneScreens:
             role = self.dealt.get(seat, "citizen")  # dealt by the adapter, not yet given to the core
         checks = [self.word("night_finding", night=night, text=text) for (night, _), text in self.checks[seat].items()]
         return {"t": "role", "role": role, "role_name": self._role_name(role), "you_are": self._you_are(role),
-                "checks": checks}
+                "checks": checks, "mates": self._mates(seat, known)}
+
+    def _mates(self, seat: int, known: bool) -> str:
+        """A mafioso's partners, as the rules say he knows them (SeatKnows) — from the deal the phones
+        show before it reaches the game, too; "" for everyone else."""
+        if known:
+            knows = self.game.seat_knows(seat)
+        elif self.game.phase() == "setup" and self.dealt is not None and not self.cards_deal:
+            knows = SeatKnows.of_deal(self.dealt, seat)
+        else:
+            return ""
+        if knows.partners:
+            return self.word("my_mates", seats=", ".join(self.seat_label(s) for s in knows.partners))
+        return self.word("my_mates_none") if knows.mafia else ""
 
     def vote_words(self, cast: tuple, mine: bool, decided: bool = False) -> str:
         """A day vote as its voter's phone reads it: what the game counted ("Your vote: 6 (Bo)",

@@ -128,11 +128,7 @@ class BaseGame(DealAndNight, DawnAndChains):
 
     def seat_knows(self, seat: int) -> SeatKnows:
         """What this seat knows from the deal (moment.SeatKnows): his role, a mafioso his partners."""
-        role = self.role(seat)
-        partners = ()
-        if team_of(role) == MAFIA:
-            partners = tuple(s for s in sorted(self.seats) if s != seat and team_of(self.seats[s].role) == MAFIA)
-        return SeatKnows(seat=seat, role=role, partners=partners)
+        return SeatKnows.of_deal({s: self.seats[s].role for s in self.seats}, seat)
 
     def role(self, seat: int) -> str:
         return self.seats[seat].role

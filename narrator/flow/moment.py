@@ -16,7 +16,10 @@ step's question and its choices, nothing counted, nothing barred, no answer), an
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from narrator.rules.roles import MAFIA, team_of
 
 # the public timer names of a Swedish day's time extension (seed 000 Tid)
 EXTENSION_OFFER, EXTENSION = "extension_offer", "extension"
@@ -88,6 +91,16 @@ class SeatKnows:
     seat: int
     role: str
     partners: tuple[int, ...]
+    mafia: bool = False  # he is one of the mafia: a lone one is told he is alone, not given an empty list
+
+    @classmethod
+    def of_deal(cls, roles: Mapping[int, str], seat: int) -> "SeatKnows":
+        """What `seat` knows from a deal (seat -> role; a seat not in it is a citizen): the game's
+        own, or the one the phones show before it reaches the game (dealt, not yet Ready)."""
+        role = roles.get(seat, "citizen")
+        mafia = team_of(role) == MAFIA
+        partners = tuple(s for s in sorted(roles) if s != seat and team_of(roles[s]) == MAFIA) if mafia else ()
+        return cls(seat=seat, role=role, partners=partners, mafia=mafia)
 
 
 __all__ = ["ANSWERS", "EXTENSION", "EXTENSION_OFFER", "Moment", "PHASES", "SeatAsk", "SeatKnows"]

@@ -305,3 +305,25 @@ def test_a_reload_mid_step_gives_each_phone_its_own_choice_back_and_every_phone_
                 await p.close()
 
     asyncio.run(main())
+
+
+def test_a_mafiosos_phone_names_his_partners_and_every_role_frame_is_the_same_size():
+    """The mafia know each other (seed 004 §3.1: night zero's meeting): a mafioso's role frame names
+    the rest of the mafia, as the console's hot seat does; the others' name nobody, and every seat's
+    role frame is padded to the same size, so nobody learns by its length who has partners."""
+    async def main():
+        async with Table(config()) as t:
+            phones = await t.join_all()
+            await t.to_first_day()
+            for seat, p in phones.items():
+                # from the deal on (held down at the Ready question) to the day
+                shown = {fr["mates"] for _, fr, _ in p.frames if fr["t"] == "role" and fr["role"]}
+                if seat in MAFIA:
+                    others = [s for s in MAFIA if s != seat]
+                    assert shown == {f"The rest of the mafia: {others[0]}, {others[1]}"}, shown
+                else:
+                    assert shown == {""}
+            sizes = {f.size for f in t.companion.hub.sent if f.type == "role"}
+            assert len(sizes) == 1, sizes
+
+    asyncio.run(main())
