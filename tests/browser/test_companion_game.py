@@ -115,9 +115,14 @@ def test_a_complete_game_on_ten_phones(lang):
         dealing = asyncio.create_task(t.companion.deal_when_ready([deal]))
         await asyncio.gather(*(pages[s].goto(base + "/#" + hub.seat_tokens[s]) for s in pages))
         await asyncio.gather(*(expect(p.locator('#grid button[data-choice="ready"]')).to_be_visible() for p in everyone))
+        roles = dict(deal.roles)
+        mafia = sorted(s for s, r in roles.items() if r in ("don", "mafia"))
         for s, page in pages.items():
-            role = hub._role_name(dict(deal.roles).get(s, "citizen"))
-            assert await held(page) == word("you_are", role=role)
+            role = hub._role_name(roles.get(s, "citizen"))
+            # a mafioso also reads who the rest of the mafia are (they met on night zero); a town seat reads its role alone
+            partners = ", ".join(str(m) for m in mafia if m != s)
+            expected = word("you_are", role=role) + ("\n" + word("my_mates", seats=partners) if s in mafia else "")
+            assert await held(page) == expected
         for s in range(1, 8):
             await pages[s].locator('#grid button[data-choice="ready"]').click()
         await expect(host.get_by_test_id("ready")).to_contain_text("(7/10)")
