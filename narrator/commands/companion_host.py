@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import sys
 
-from .terminal import config_or_default
+from .terminal import checked, config_or_default
 
 
 def cmd_companion_host(args) -> int:
     from ..companion import qr
 
-    cfg = config_or_default(args.config)
+    cfg = checked(lambda: config_or_default(args.config))
+    if cfg is None:  # each problem printed with its file and line, as `play` prints them
+        return 2
     section = cfg.section("companion")
     url = qr.base_url(cfg, section["host"], section["port"]) + "/host"
     sys.stdout.write(qr.terminal_qr(url))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .. import language
 from ..language import Voice, expand_pattern
@@ -51,9 +52,10 @@ class Grammar:
             out.update(variants)
         return sorted(out)
 
-    @property
+    @cached_property
     def max_words(self) -> int:
-        """The most words a sentence of this grammar can have."""
+        """The most words a sentence of this grammar can have (asked at every frame of speech;
+        a grammar's sentences never change once it is made)."""
         longest_number = max((len(n.split()) for n in self.numbers), default=1)
         return max((sum(longest_number if SLOT.fullmatch(w) else 1 for w in t.split()) for t in self.templates),
                    default=1)

@@ -112,3 +112,19 @@ def test_a_journal_of_an_earlier_version_without_the_config_folder_still_resumes
     journal.write_text("\n".join([json.dumps(header)] + lines[1:]), encoding="utf-8")
     resume = _in(club, ["resume", "--journal", "game.jsonl", "--voice", "text"], "quit\n")
     assert resume.returncode == 0, resume.stderr
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('variant = "nope"\nlanguage = "en"\n', "variant: unknown variant 'nope'"),
+    (None, "no such file"),
+])
+def test_the_host_screens_address_from_a_bad_config_names_the_problem_and_prints_no_traceback(tmp_path, capsys, text, problem):
+    from narrator.cli import main
+
+    path = tmp_path / "club.toml"
+    if text is not None:
+        path.write_text(text)
+    assert main(["companion-host", "--config", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert problem in err and str(path) in err, err
+    assert "Traceback" not in out + err and "http" not in out  # no address of a game it cannot start
