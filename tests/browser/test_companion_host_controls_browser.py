@@ -1,5 +1,8 @@
 """The host screen offers what the table's rules have, in the table's words, on Chromium at a
-laptop's size and at 360×740 (a phone held by the referee).
+laptop's size and at 360×740 (a phone held by the referee). One whole game a rule system, and
+classic in two more languages: each screen of it is looked at for what
+test_companion_host_words_browser.py's HostedGame checks (the state line in the table's words,
+no core name, no label spilling its column) and for what the rules offer the host.
 
 - "Waiting for" says what the host can do on this screen (its End speech button) or nothing more:
   never the console's commands (`timeout`, «спасибо», «oder timeout»), which nobody can type here.
@@ -25,7 +28,7 @@ import pytest
 
 from chromium import launched, need_browser
 from narrator.language import load_voice
-from test_companion_host_words_browser import HostedGame, config
+from test_companion_host_words_browser import GAMES, HostedGame, config
 
 SHOTS = Path(os.environ["NARRATOR_SHOTS"]) if os.environ.get("NARRATOR_SHOTS") else None
 LAPTOP = {"width": 1280, "height": 800}
@@ -42,7 +45,6 @@ CONTROLS = {
 SEAT_BUTTONS = ("nominate", "revoke", "foul", "disqualify", "defeat", "leave")
 # the console's words for ending a speech and the clock, in every language
 CONSOLE = re.compile(r"\b(?:timeout|thank you|спасибо|danke|tack|köszönöm)\b", re.I)
-GAMES = [("classic", "ru"), ("sverige", "sv"), ("hungariq", "hu"), ("grundregeln", "de"), ("classic", "en")]
 
 SHOWN_JS = """() => {
   const vis = el => el && !el.hidden && el.getBoundingClientRect().width > 0 && !el.closest("[hidden]");
@@ -130,7 +132,7 @@ class ControlledHost(HostedGame):
 
 
 @pytest.mark.parametrize("variant,lang", GAMES)
-def test_the_host_screen_offers_what_the_rules_have_in_the_tables_words(variant, lang):
+def test_the_host_screen_speaks_the_tables_language_in_every_state_and_offers_what_the_rules_have(variant, lang):
     need_browser()
 
     async def main():
@@ -142,6 +144,10 @@ def test_the_host_screen_offers_what_the_rules_have_in_the_tables_words(variant,
                 found = await g.play()
                 assert g.game.state == "over"
                 assert found.problems == [], "\n".join(found.problems)
+                # the game went through its night, its day and its end on the host screen, whose
+                # state line never carries the core's own name of the state beside it
+                assert len(g.host_lines) >= 6, g.host_lines
+                assert await g.host.locator("#state-id").count() == 0
                 # a speech and a vote were waited for, each in the host's own words
                 voice = load_voice(lang).phone
                 speech = voice["host_awaiting_speech"].split("{seat}")[-1].strip()

@@ -4,7 +4,9 @@
   phase, its day, "paused" — and never the phones' words to the players: a vote's question («Támogatod
   a vádat?») or "Everyone taps a seat" reads as what the table does («Szavazás a vád támogatásáról»). A small grey word of the core's own ("over", "tie_speeches /
   mafia_shoots") stood beside it on every screen. A whole game of each rule system, in every one
-  of the five languages, checks the line at every screen, night and day, to the result.
+  of the five languages, checks the line at every screen, night and day, to the result: HostedGame
+  looks, and test_companion_host_controls_browser.py plays those games (GAMES), looking at the
+  host's buttons in the same pass.
 - grundregeln (seed 003, «zeigt … auf einen Mitspieler»): at the pointing every living phone has
   the same grid of buttons, its own seat among them in its place but not tappable — the rules
   refuse it, so the phone does not offer it.
@@ -19,8 +21,6 @@ import inspect
 import os
 import re
 from pathlib import Path
-
-import pytest
 
 from chromium import launched, need_browser
 from narrator.config import parse_config
@@ -148,25 +148,6 @@ class HostedGame(TableGame):
         if self.host is not None:
             await self.host.context.close()
         await super().__aexit__(*exc)
-
-
-@pytest.mark.parametrize("variant,lang", GAMES)
-def test_the_host_screen_speaks_the_tables_language_in_every_state(variant, lang):
-    need_browser()
-
-    async def main():
-        async with launched() as browser:
-            async with HostedGame(config(variant, lang), browser, shots=SHOTS and SHOTS / f"host-{variant}-{lang}") as g:
-                await g.join()
-                await g.open_host()
-                found = await g.play()
-                assert g.game.state == "over"
-                assert found.problems == [], "\n".join(found.problems)
-                # the game went through its night, its day and its end on the host screen
-                assert len(g.host_lines) >= 6, g.host_lines
-                assert await g.host.locator("#state-id").count() == 0
-
-    asyncio.run(main())
 
 
 def test_a_german_player_is_not_offered_to_point_at_himself():
